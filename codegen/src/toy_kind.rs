@@ -132,7 +132,7 @@ fn the_registry_is_four_files() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = Vec::new();
     for needle in [
-        "kind!(Words,",
+        "kind! { Words,",
         "impl Compared for Words",
         "impl Tabled for Words",
         "impl Evidenced for Words",

@@ -88,33 +88,17 @@ macro_rules! kind {
     };
 }
 
-kind!(Words, "word", TypeDef, |model| model.words().collect());
-kind!(Records, "record", TypeDef, |model| model
-    .records()
-    .collect());
-kind!(SharedTypes, "type", TypeDef, |model| {
-    (model.types.iter())
-        .filter(|t| t.opcode().is_none() && !t.is_record())
-        .collect()
-});
-kind!(RegFiles, "register file", RegFile, |model| model
-    .regfiles
-    .iter()
-    .collect());
-kind!(KlrLeaves, "klr leaf", KlrLeaf, |model| model
-    .klr
-    .leaves
-    .iter()
-    .collect());
-kind!(Lowerings, "lowering", Lowering, |model| model
-    .lowerings
-    .iter()
-    .collect());
-kind!(Conflicts, "conflict", Conflict, |model| model
-    .conflicts
-    .iter()
-    .collect());
-kind!(Gaps, "gap", Gap, |model| model.gaps.iter().collect());
+kind! { Words, "word", TypeDef, |model| model.words().collect() }
+kind! { Records, "record", TypeDef, |model| model.records().collect() }
+kind! { SharedTypes, "type", TypeDef, |model| {
+    let shared = |t: &&TypeDef| t.opcode().is_none() && !t.is_record();
+    model.types.iter().filter(shared).collect()
+} }
+kind! { RegFiles, "register file", RegFile, |model| model.regfiles.iter().collect() }
+kind! { KlrLeaves, "klr leaf", KlrLeaf, |model| model.klr.leaves.iter().collect() }
+kind! { Lowerings, "lowering", Lowering, |model| model.lowerings.iter().collect() }
+kind! { Conflicts, "conflict", Conflict, |model| model.conflicts.iter().collect() }
+kind! { Gaps, "gap", Gap, |model| model.gaps.iter().collect() }
 
 macro_rules! nouns {
     (() $($kind:ty),*) => { &[$(<$kind as Kind>::NOUN),*] };
