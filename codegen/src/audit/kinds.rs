@@ -107,7 +107,7 @@ fn bundle<'m>(file: &'m RegFile, arch: Option<&'m str>, b: &BundleView<'m>) -> T
     let places = (b.registers.iter())
         .map(|r| Place {
             path: r.register.name.clone(),
-            start: r.register.offset * 8,
+            start: r.register.offset.saturating_mul(8),
             width: u64::from(r.register.width),
             type_name: format!("u{}", r.register.width),
             c_type: None,
@@ -124,7 +124,7 @@ fn bundle<'m>(file: &'m RegFile, arch: Option<&'m str>, b: &BundleView<'m>) -> T
         arch,
         keys: vec![key(&b.bundle.name)],
         opcode: None,
-        bits: b.bundle.size * 8,
+        bits: b.bundle.size.saturating_mul(8),
         evidence,
         alternatives: &[],
         places,
