@@ -100,6 +100,8 @@ fn aspect(a: Aspect) -> &'static str {
         Aspect::Width => "width",
         Aspect::Name => "name",
         Aspect::Type => "type",
+        Aspect::Access => "access",
+        Aspect::Reset => "reset",
     }
 }
 
@@ -139,9 +141,13 @@ fn table(out: &mut String, page: &str, t: &TableReport) {
         return;
     };
     let c = &t.counts;
+    let arch = t
+        .arch
+        .as_ref()
+        .map_or(String::new(), |a| format!(" on {a}"));
     let _ = writeln!(
         out,
-        "  {page}:{}: {}{caption} -> {item}: {} exact, {} explained, {} unexplained, {} missing",
+        "  {page}:{}: {}{caption} -> {item}{arch}: {} exact, {} explained, {} unexplained, {} missing",
         t.line, t.section, c.exact, c.explained, c.unexplained, c.missing
     );
     for row in t.rows.iter().filter(|r| r.verdict != Verdict::Exact) {

@@ -409,3 +409,60 @@ fn audit_dash_reads_stdin() {
         stdout(&from_file).replace(FIXTURE, "stdin")
     );
 }
+
+/// The rows of the table whose header row is at `line`, in page order.
+fn rows_of(report: &PageReport, line: usize) -> Vec<&RowReport> {
+    let tables = report.tables.iter().filter(|t| t.line == line);
+    tables.flat_map(|t| &t.rows).collect()
+}
+
+#[test]
+fn register_tables_match_bundles_and_registers() {
+    let r = audit_file(&root().join("tests/audit/fixture_registers.md"));
+    assert_eq!(item(&r, 8), Some("UDMA_M2S.M2S_Q"));
+    let doorbell = row(&r, 10);
+    assert_eq!(
+        (doorbell.verdict, spec_path(doorbell)),
+        (Verdict::Exact, "TDRTP_inc")
+    );
+    let tail = row(&r, 11);
+    assert_eq!(tail.verdict, Verdict::Unexplained);
+    assert_eq!(tail.differs, [Aspect::Access]);
+    assert_eq!(row(&r, 12).verdict, Verdict::Missing);
+    // A bit table under a caption naming the register.
+    assert_eq!(item(&r, 16), Some("UDMA_M2S.M2S_Q.cfg"));
+    let qos = row(&r, 20);
+    assert_eq!(
+        (qos.verdict, spec_path(qos)),
+        (Verdict::Unexplained, "AXI_qos")
+    );
+    assert!(qos.differs.contains(&Aspect::Reset), "{qos:#?}");
+    assert_eq!(row(&r, 18).verdict, Verdict::Exact);
+
+    // The six §6 register tables of the field tables page, which matched no spec item.
+    let page = audit_file(&reference_dir().join("supp-descriptor-ring-field-tables.md"));
+    let m2s_q = page.tables.iter().find(|t| t.line == 596).unwrap();
+    assert_eq!(
+        (m2s_q.item.as_deref(), m2s_q.arch.as_deref()),
+        (Some("UDMA_M2S.M2S_Q"), Some("maverick"))
+    );
+    assert_eq!(spec_path(row(&page, 610)), "TDRTP_inc");
+    assert_eq!(row(&page, 610).verdict, Verdict::Exact);
+    // gdma_pref: the page's RW against the spec's access, a conflict the spec records.
+    let gdma = row(&page, 617);
+    assert_eq!(
+        (gdma.verdict, gdma.differs.as_slice()),
+        (Verdict::Explained, [Aspect::Access].as_slice())
+    );
+    for (line, register) in [(640, "UDMA_M2S.M2S_Q.cfg"), (701, "UDMA_S2M.S2M_Q.cfg")] {
+        assert_eq!(item(&page, line), Some(register));
+        let rows = rows_of(&page, line);
+        assert_eq!(rows.len(), 11, "{register}");
+        assert!(
+            rows.iter().all(|r| r.verdict == Verdict::Exact),
+            "{rows:#?}"
+        );
+    }
+    assert_eq!(item(&page, 660), Some("UDMA_S2M.S2M_Q"));
+    assert_eq!(page.counts.unmatched_tables, 0);
+}

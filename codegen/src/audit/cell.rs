@@ -3,6 +3,8 @@
 //! a field name (`` `instr.src_num_elem[0]` ``, `inst_word_len = 0x10`) or a C type.
 //! Every reader returns `None` for text it does not understand.
 
+use crate::model::registers::Access;
+
 /// Where a row puts its field, in bits from the start of the item, and how wide it says
 /// the field is (`None` when neither the cell nor a width column says).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -150,6 +152,18 @@ pub fn width(cell: &str) -> Option<u64> {
     n.checked_mul(8)
 }
 
+/// An access cell (`RW`, `**RO**`, `W/O`), or `None` for anything else.
+pub fn access(cell: &str) -> Option<Access> {
+    Access::parse(&plain(cell).to_ascii_uppercase().replace('/', ""))
+}
+
+/// A reset cell that is one number (`0`, `**1**`, `` `0xe` ``), or `None`.
+pub fn reset(cell: &str) -> Option<u64> {
+    let t = plain(cell);
+    let (n, rest) = number(&t)?;
+    rest.trim().is_empty().then_some(n)
+}
+
 /// The names a field-name cell may give, most likely first: each backticked identifier
 /// and the identifier the cell starts with, lower-cased, `instr.` dropped
 /// (`` `instr.src_step_elem[0]` `` -> `src_step_elem[0]`; `opcode = 0xD4` -> `opcode`).
@@ -268,5 +282,10 @@ mod tests {
             Some("NEURON_ISA_TPB_HEADER".into())
         );
         assert_eq!(type_name("wait/update semaphore"), None);
+        assert_eq!(access("**R/W**"), Some(Access::RW));
+        assert_eq!(access("role"), None);
+        assert_eq!(reset("`0xe`"), Some(14));
+        assert_eq!(reset("**1**"), Some(1));
+        assert_eq!(reset("—"), None);
     }
 }
