@@ -102,7 +102,7 @@ enum Owned {
 
 /// Parses the input file: every problem, one per line.
 pub fn parse(text: &str) -> Result<Vec<OwnedOp>, String> {
-    let doc: Json = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let doc = dmaspec::json::from_str_strict(text).map_err(|e| format!("not JSON: {e}"))?;
     let list = match &doc {
         Json::Array(a) => a,
         Json::Object(o) => match o.get("ops") {

@@ -17,6 +17,7 @@ pub mod validate;
 // What the verbs share (none names a verb): errors, reading input, the JSON shape, the
 // reports of faults, the tables, writing output.
 pub mod describe;
+pub mod document;
 pub mod error;
 pub mod input;
 pub mod output;

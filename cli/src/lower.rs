@@ -75,18 +75,14 @@ fn parse_u64(s: &str) -> Option<u64> {
 /// addresses as numbers or decimal / `0x` strings), at the top level or under `vars`.
 pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
     let text = input::read_text(path)?;
-    let is_toml = path.extension().is_some_and(|e| e == "toml");
+    let is_toml = super::document::is_toml(path);
     parse_vars(&text, is_toml, &format!("--vars {}", path.display()))
 }
 
 /// A variable table from its text (TOML, else JSON), named `what` in errors.
 pub fn parse_vars(text: &str, is_toml: bool, what: &str) -> Result<Vars, CliError> {
     let bad = |msg: String| CliError::BadFile(format!("{what}: {msg}"));
-    let doc: Json = if is_toml {
-        toml::from_str(text).map_err(|e| bad(e.to_string()))?
-    } else {
-        serde_json::from_str(text).map_err(|e| bad(e.to_string()))?
-    };
+    let doc = super::document::parse(text, is_toml).map_err(bad)?;
     let table = match doc {
         Json::Object(mut m) => match m.remove("vars") {
             Some(Json::Object(v)) if m.is_empty() => v,

@@ -144,7 +144,7 @@ pub fn encode_input(
     arch: Arch,
     validate: bool,
 ) -> Result<Vec<Vec<u8>>, CliError> {
-    if input.extension().is_some_and(|e| e == "toml") {
+    if super::document::is_toml(input) {
         let list = super::shape::read_list(input, json::records)?;
         return encode_list(meta, &list, arch, validate);
     }
