@@ -67,11 +67,38 @@ pub const ECHO_WIDTH: usize = 60;
 /// assert_eq!(echo(&long), format!("{}… (1000000 characters)", &long[..60]));
 /// ```
 pub fn echo(text: &str) -> Cow<'_, str> {
-    match text.char_indices().nth(ECHO_WIDTH) {
+    echo_within(text, ECHO_WIDTH)
+}
+
+/// [`echo`] with room for `width` characters (a path's, say).
+pub fn echo_within(text: &str, width: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(width) {
         None => Cow::Borrowed(text),
         Some((cut, _)) => {
             let n = text.chars().count();
             Cow::Owned(format!("{}… ({n} characters)", &text[..cut]))
         }
+    }
+}
+
+/// How many names [`listing`] lists; more are counted.
+pub const LISTED: usize = 12;
+
+/// The names a message offers: `one of: a, b, c` when there are at most [`LISTED`], else
+/// how many `what` there are and the command (`lists`) that lists them, so that a long
+/// enum or word does not fill the message.
+///
+/// ```
+/// use dmaspec::names::listing;
+///
+/// assert_eq!(listing(&["a", "b"], "fields", "`x`"), "one of: a, b");
+/// let many = ["n"; 20];
+/// assert_eq!(listing(&many, "fields", "`dmaspec explain W`"), "20 fields; `dmaspec explain W` lists them");
+/// ```
+pub fn listing(names: &[&str], what: &str, lists: &str) -> String {
+    if names.len() <= LISTED {
+        format!("one of: {}", names.join(", "))
+    } else {
+        format!("{} {what}; {lists} lists them", names.len())
     }
 }

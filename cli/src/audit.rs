@@ -24,7 +24,7 @@ pub enum Format {
 #[derive(clap::Args)]
 pub struct AuditArgs {
     /// Spec directory.
-    #[arg(long, default_value = "spec")]
+    #[arg(long, default_value = super::error::DEFAULT_SPEC)]
     pub spec: PathBuf,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
@@ -39,6 +39,7 @@ pub struct AuditArgs {
 }
 
 pub fn run(args: &AuditArgs) -> Result<(), CliError> {
+    super::error::missing_default_spec(&args.spec, "--spec")?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     let mut reports = Vec::new();
     for page in &args.pages {

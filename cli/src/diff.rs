@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use dmaspec::names::echo;
 use dmaspec_codegen::diff::{self, Format, Impact};
 use dmaspec_codegen::load::{load_dir, load_files};
 use dmaspec_codegen::{Model, SpecErrors};
@@ -117,10 +118,11 @@ fn parse_format(s: &str) -> Result<Format, String> {
         .map(|(_, f)| *f)
         .ok_or_else(|| {
             let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-            format!("unknown format `{s}` (one of: {})", all.join(", "))
+            format!("unknown format `{}` (one of: {})", echo(s), all.join(", "))
         })
 }
 
 fn parse_impact(s: &str) -> Result<Impact, String> {
-    Impact::parse(s).ok_or_else(|| format!("unknown bump `{s}` (one of: major, minor, patch)"))
+    Impact::parse(s)
+        .ok_or_else(|| format!("unknown bump `{}` (one of: major, minor, patch)", echo(s)))
 }

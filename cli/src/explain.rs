@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
 use dmaspec::json::PathStack;
+use dmaspec::names::{echo, listing};
 use dmaspec::runtime::meta::{Codec, FieldMeta, Gap, LeafMeta, Role};
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
@@ -88,8 +89,8 @@ fn explain_text(query: &str) -> Result<String, CliError> {
             let records: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
             // `DMA.x` names the part that is wrong; `.....` shows what was typed.
             let what = match field_part {
-                Some(_) => format!("`{query}`: `{word_part}`"),
-                None => format!("`{word_part}`"),
+                Some(_) => format!("`{}`: `{}`", echo(query), echo(word_part)),
+                None => format!("`{}`", echo(word_part)),
             };
             let files: Vec<&str> = REGFILES.iter().map(|f| f.name).collect();
             let hint = super::registers::did_you_mean(
@@ -144,10 +145,13 @@ fn explain_text(query: &str) -> Result<String, CliError> {
         .collect();
     if leaves.is_empty() {
         let paths: Vec<&str> = first.leaves.iter().map(|l| l.path).collect();
+        let hint = super::registers::did_you_mean(field, paths.iter().copied());
+        let lists = format!("`dmaspec explain {}`", first.name);
         return Err(CliError::Usage(format!(
-            "{} has no field `{field}` (fields: {})",
+            "{} has no field `{}`{hint} ({})",
             first.name,
-            paths.join(", ")
+            echo(field),
+            listing(&paths, "fields", &lists)
         )));
     }
     let mut out = String::new();

@@ -35,6 +35,10 @@ pub use error::{CliError, InputError, Problem};
 pub fn parse_arch(s: &str) -> Result<dmaspec::Arch, String> {
     dmaspec::Arch::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = dmaspec::Arch::ALL.iter().map(|a| a.name()).collect();
-        format!("unknown architecture `{s}` (one of: {})", names.join(", "))
+        format!(
+            "unknown architecture `{}` (one of: {})",
+            dmaspec::names::echo(s),
+            names.join(", ")
+        )
     })
 }

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use dmaspec::Arch;
 use dmaspec::lower::{Item, LowerError, Lowered, Lowerer, StreamError};
+use dmaspec::names::echo;
 use dmaspec::runtime::lowering::{ApplyError, MappingMeta, Source};
 use dmaspec::runtime::meta::Confidence;
 use dmaspec::stream::{Decoder, WORD_SIZE};
@@ -76,7 +77,11 @@ fn parse_u64(s: &str) -> Option<u64> {
 pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
     let text = input::read_text(path)?;
     let is_toml = super::document::is_toml(path);
-    parse_vars(&text, is_toml, &format!("--vars {}", path.display()))
+    parse_vars(
+        &text,
+        is_toml,
+        &format!("--vars {}", input::name(Some(path))),
+    )
 }
 
 /// A variable table from its text (TOML, else JSON), named `what` in errors.
@@ -87,7 +92,10 @@ pub fn parse_vars(text: &str, is_toml: bool, what: &str) -> Result<Vars, CliErro
         Json::Object(mut m) => match m.remove("vars") {
             Some(Json::Object(v)) if m.is_empty() => v,
             Some(other) if m.is_empty() => {
-                return Err(bad(format!("`vars` must be a table, not {other}")));
+                return Err(bad(format!(
+                    "`vars` must be a table, not {}",
+                    echo(&other.to_string())
+                )));
             }
             Some(v) => {
                 m.insert("vars".into(), v);
@@ -97,7 +105,8 @@ pub fn parse_vars(text: &str, is_toml: bool, what: &str) -> Result<Vars, CliErro
         },
         other => {
             return Err(bad(format!(
-                "expected a table of id = address, not {other}"
+                "expected a table of id = address, not {}",
+                echo(&other.to_string())
             )));
         }
     };
@@ -108,8 +117,12 @@ pub fn parse_vars(text: &str, is_toml: bool, what: &str) -> Result<Vars, CliErro
             (Some(id), Some(base)) => {
                 out.insert(id, base);
             }
-            (None, _) => errors.push(format!("`{k}` is not a variable id (a number)")),
-            (_, None) => errors.push(format!("variable {k}: {v} is not an address (a number)")),
+            (None, _) => errors.push(format!("`{}` is not a variable id (a number)", echo(k))),
+            (_, None) => errors.push(format!(
+                "variable {}: {} is not an address (a number)",
+                echo(k),
+                echo(&v.to_string())
+            )),
         }
     }
     if errors.is_empty() {
@@ -342,7 +355,7 @@ pub fn lower_stream(
         names.dedup();
         CliError::Usage(format!(
             "unknown --abi `{}` (one of: {})",
-            args.abi.as_deref().unwrap_or(""),
+            echo(args.abi.as_deref().unwrap_or("")),
             names.join(", ")
         ))
     })?;

@@ -27,7 +27,8 @@ pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
             ""
         };
         CliError::Usage(format!(
-            "no record (top-level struct) named `{name}`{word}; the spec has: {}",
+            "no record (top-level struct) named `{}`{word}; the spec has: {}",
+            dmaspec::names::echo(name),
             if names.is_empty() {
                 "none".to_string()
             } else {

@@ -11,7 +11,7 @@ use core::fmt;
 
 use serde_json::{Map, Value as Json};
 
-use crate::names::echo;
+use crate::names::{echo, listing};
 use crate::runtime::meta::{EnumeratorMeta, FieldMeta, FlagMeta, JoinMeta, LeafMeta};
 use crate::runtime::record::RecordMeta;
 use crate::runtime::visit::{Group, Value, Visitor};
@@ -575,10 +575,6 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
-/// How many enumerators an unknown name's error lists; a longer enum is named for
-/// `dmaspec explain` to list.
-const LISTED_ENUMERATORS: usize = 12;
-
 /// The value of the enumerator of `ty` named `n` (or one of its other spellings), or an
 /// error suggesting the nearest name.
 fn enumerator(n: &str, ty: &str, values: &[EnumeratorMeta]) -> Result<u64, String> {
@@ -588,19 +584,13 @@ fn enumerator(n: &str, ty: &str, values: &[EnumeratorMeta]) -> Result<u64, Strin
     {
         return Ok(e.value);
     }
-    let names = values.iter().map(|e| e.name);
+    let names: Vec<&str> = values.iter().map(|e| e.name).collect();
     let unknown = format!("unknown enumerator `{}` of `{ty}`", echo(n));
-    Err(match crate::names::nearest(n, names.clone()) {
+    Err(match crate::names::nearest(n, names.iter().copied()) {
         Some(guess) => format!("{unknown}; did you mean `{guess}`?"),
-        None if values.len() <= LISTED_ENUMERATORS => {
-            format!(
-                "{unknown} (one of: {})",
-                names.collect::<Vec<_>>().join(", ")
-            )
-        }
         None => format!(
-            "{unknown} ({} enumerators; `dmaspec explain {ty}` lists them)",
-            values.len()
+            "{unknown} ({})",
+            listing(&names, "enumerators", &format!("`dmaspec explain {ty}`"))
         ),
     })
 }
