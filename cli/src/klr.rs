@@ -56,7 +56,7 @@ fn lower_file(path: &Path, as_json: bool) -> Result<(), CliError> {
     let out = if as_json {
         render_json(&ops)
     } else {
-        render_table(&ops)
+        super::table::fit_text(&render_table(&ops))
     };
     super::output::print(&out)
 }

@@ -19,7 +19,7 @@ use dmaspec::words::LOWERINGS;
 use serde_json::{Value as Json, json};
 
 use super::input::{self, WordReader};
-use super::table::render_columns;
+use super::table::{fit_text, render_columns};
 use super::{CliError, hex_string};
 
 /// Lower the compiler's pseudo words as the host runtime does (the spec's
@@ -310,7 +310,7 @@ impl<W: Write> Sink<'_, W> {
                 self.out.write_all(b"\n")?;
             }
             self.out
-                .write_all(explain_item(item, self.args.arch).as_bytes())?;
+                .write_all(fit_text(&explain_item(item, self.args.arch)).as_bytes())?;
         } else if self.args.json {
             let v = item_json(item, &mut self.out_decoder, self.args.arch);
             if !self.first {

@@ -380,7 +380,7 @@ fn a_bit_range_that_overflows_is_reported_on_its_row() {
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("overflow.md");
     std::fs::write(&page, OVERFLOW_PAGE).unwrap();
-    let out = dmaspec(&["audit", page.to_str().unwrap()], b"");
+    let out = dmaspec(&["audit", "--wide", page.to_str().unwrap()], b"");
     assert_success(&out);
     let text = stdout(&out);
     assert!(
@@ -401,9 +401,9 @@ fn a_bit_range_that_overflows_is_reported_on_its_row() {
 #[test]
 fn audit_dash_reads_stdin() {
     let page = std::fs::read(root().join(FIXTURE)).unwrap();
-    let from_stdin = dmaspec(&["audit", "-"], &page);
+    let from_stdin = dmaspec(&["audit", "--wide", "-"], &page);
     assert_success(&from_stdin);
-    let from_file = dmaspec(&["audit", FIXTURE], b"");
+    let from_file = dmaspec(&["audit", "--wide", FIXTURE], b"");
     assert_eq!(
         stdout(&from_stdin),
         stdout(&from_file).replace(FIXTURE, "stdin")
