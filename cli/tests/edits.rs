@@ -142,22 +142,18 @@ fn a_misspelt_opcode_is_suggested_and_an_unknown_one_not_listed() {
 fn toml_is_known_by_its_extension_in_any_case_and_a_date_time_is_refused() {
     let dir = std::env::temp_dir().join(format!("dmaspec-edits-toml-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("x.TOML");
-    std::fs::write(
-        &good,
-        "[[instructions]]\nstruct = \"DMA_DIRECT2D\"\nfields.semaphore = 3\n",
-    )
-    .unwrap();
-    let o = dmaspec(&["encode", good.to_str().unwrap()], b"");
+    // `encode FILE` of one DMA_DIRECT2D whose semaphore is `value`, in TOML.
+    let encode_file = |name: &str, value: &str| {
+        let path = dir.join(name);
+        let text =
+            format!("[[instructions]]\nstruct = \"DMA_DIRECT2D\"\nfields.semaphore = {value}\n");
+        std::fs::write(&path, text).unwrap();
+        dmaspec(&["encode", path.to_str().unwrap()], b"")
+    };
+    let o = encode_file("x.TOML", "3");
     assert_success(&o);
     assert_eq!(o.stdout[13], 3);
-    let date = dir.join("d.toml");
-    std::fs::write(
-        &date,
-        "[[instructions]]\nstruct = \"DMA_DIRECT2D\"\nfields.semaphore = 1979-05-27\n",
-    )
-    .unwrap();
-    let o = dmaspec(&["encode", date.to_str().unwrap()], b"");
+    let o = encode_file("d.toml", "1979-05-27");
     std::fs::remove_dir_all(&dir).unwrap();
     assert_eq!(o.status.code(), Some(1));
     let err = stderr(&o);
