@@ -103,7 +103,7 @@ fn list_under(doc: Json, key: &'static str) -> Result<Vec<Json>, ListError> {
 
 /// The instructions of a JSON text, as [`instructions`] reads them.
 pub fn instructions_from_str(text: &str) -> Result<Vec<Json>, ListError> {
-    instructions(super::from_str_strict(text).map_err(ListError::Json)?)
+    instructions(super::strict::from_str_strict(text).map_err(ListError::Json)?)
 }
 
 /// One problem with one instruction of the list.

@@ -7,7 +7,7 @@
 //!
 //! assert!(from_str_strict(r#"{"a": {"b": 1}, "c": [2]}"#).is_ok());
 //! let e = from_str_strict(r#"{"a": 1, "a": 2}"#).unwrap_err();
-//! assert_eq!(e.to_string(), "duplicate key `a` at line 1 column 15");
+//! assert_eq!(e.to_string(), "duplicate key `a` at line 1 column 12");
 //! ```
 
 use core::fmt;
