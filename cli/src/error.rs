@@ -202,10 +202,33 @@ impl fmt::Display for InputError {
     }
 }
 
-/// How an input is named in messages: its path, or `stdin` for `-` or none.
+/// How many characters of a path a message repeats (more than of a name: a path is
+/// often long, and its end says which file).
+const PATH_WIDTH: usize = 200;
+
+/// How an input is named in messages: its path (cut when it is longer than any real one),
+/// or `stdin` for `-` or none.
 pub fn name(path: Option<&Path>) -> String {
     match path {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        Some(p) if p.as_os_str() != "-" => {
+            dmaspec::names::echo_within(&p.display().to_string(), PATH_WIDTH).into_owned()
+        }
         _ => "stdin".to_string(),
     }
+}
+
+/// `--spec`'s default (and `check`'s), read from the current directory.
+pub const DEFAULT_SPEC: &str = "spec";
+
+/// An error when `dir` is the default spec directory and there is none here: run
+/// elsewhere than the repository's root, the default is what is missing, and the loader's
+/// own error ("spec: cannot read") would not say so. `flag` is how to give another.
+pub fn missing_default_spec(dir: &Path, flag: &str) -> Result<(), CliError> {
+    if dir != Path::new(DEFAULT_SPEC) || dir.exists() {
+        return Ok(());
+    }
+    Err(CliError::BadFile(format!(
+        "no spec directory `{DEFAULT_SPEC}` here: `{DEFAULT_SPEC}` is the default of {flag}, \
+         read from the current directory; run dmaspec from the repository's root or give {flag} DIR"
+    )))
 }

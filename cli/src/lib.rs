@@ -23,6 +23,7 @@ pub mod validate;
 // What the verbs share (none names a verb): errors, reading input, the JSON shape, the
 // reports of faults, the tables, writing output.
 pub mod describe;
+pub mod document;
 pub mod error;
 pub mod input;
 pub mod output;
@@ -40,6 +41,10 @@ pub use error::{CliError, InputError, Problem};
 pub fn parse_arch(s: &str) -> Result<dmaspec::Arch, String> {
     dmaspec::Arch::from_name(s).ok_or_else(|| {
         let names: Vec<&str> = dmaspec::Arch::ALL.iter().map(|a| a.name()).collect();
-        format!("unknown architecture `{s}` (one of: {})", names.join(", "))
+        format!(
+            "unknown architecture `{}` (one of: {})",
+            dmaspec::names::echo(s),
+            names.join(", ")
+        )
     })
 }

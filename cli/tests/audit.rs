@@ -351,6 +351,40 @@ const OVERFLOW_PAGE: &str = "## `DMA_DIRECT2D_STRUCT`\n\n| bits | field |\n|---|
 ## `DMA_DIRECT2D_STRUCT` again\n\n| bits | field |\n|---|---|\n\
 | 0..18446744073709551615 | `huge` |\n| b99999999999999999999999 | `huger` |\n";
 
+/// Width cells the audit cannot read, and a byte range under an offset column whose end is
+/// past what 64 bits count: each a finding of its row, never a width taken as exact or an
+/// end dropped.
+const UNREADABLE_WIDTHS_PAGE: &str = "## `DMA_DIRECT2D_STRUCT`\n\n| off | width | field |\n\
+|---|---|---|\n| 0 | 1 | `opcode` |\n| 13 | four | `semaphore` |\n| 13 | 4.5 | `semaphore` |\n\
+| 13 | 2^61 | `semaphore` |\n| 13 | 18446744073709551615 | `semaphore` |\n\
+| 0..18446744073709551615 | | `opcode` |\n| 14 | - | `sem_increment` |\n";
+
+#[test]
+fn an_unreadable_width_or_range_end_is_reported_on_its_row() {
+    let r = audit_page(&model(), "widths.md", UNREADABLE_WIDTHS_PAGE);
+    let t = &r.tables[0];
+    let unread: Vec<(&str, &str)> = t
+        .unreadable
+        .iter()
+        .map(|u| (u.offset.as_str(), u.why.as_str()))
+        .collect();
+    assert_eq!(unread.len(), 5, "{unread:#?}");
+    for (cell, (_, why)) in ["four", "4.5", "2^61", "18446744073709551615"]
+        .iter()
+        .zip(&unread)
+    {
+        assert!(why.contains(&format!("width `{cell}`")), "{why}");
+    }
+    assert_eq!(unread[4].0, "0..18446744073709551615");
+    assert!(
+        unread[4].1.contains("18446744073709551615"),
+        "{}",
+        unread[4].1
+    );
+    // The two readable rows are judged (no width: the name and offset decide).
+    assert_eq!(t.rows.len(), 2, "{:#?}", t.rows);
+}
+
 /// A bit range that overflows is a finding of its row — not a panic (debug), not a row or
 /// table dropped without a word (release) — and the rest of the table is judged as usual.
 #[test]
@@ -380,7 +414,7 @@ fn a_bit_range_that_overflows_is_reported_on_its_row() {
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("overflow.md");
     std::fs::write(&page, OVERFLOW_PAGE).unwrap();
-    let out = dmaspec(&["audit", page.to_str().unwrap()], b"");
+    let out = dmaspec(&["audit", "--wide", page.to_str().unwrap()], b"");
     assert_success(&out);
     let text = stdout(&out);
     assert!(
@@ -401,9 +435,9 @@ fn a_bit_range_that_overflows_is_reported_on_its_row() {
 #[test]
 fn audit_dash_reads_stdin() {
     let page = std::fs::read(root().join(FIXTURE)).unwrap();
-    let from_stdin = dmaspec(&["audit", "-"], &page);
+    let from_stdin = dmaspec(&["audit", "--wide", "-"], &page);
     assert_success(&from_stdin);
-    let from_file = dmaspec(&["audit", FIXTURE], b"");
+    let from_file = dmaspec(&["audit", "--wide", FIXTURE], b"");
     assert_eq!(
         stdout(&from_stdin),
         stdout(&from_file).replace(FIXTURE, "stdin")

@@ -80,12 +80,13 @@ pub struct TableReport {
     pub counts: Counts,
     pub rows: Vec<RowReport>,
     /// Rows whose offset cell holds a position the audit cannot place (a bit range past
-    /// every number): each a finding, counted under no verdict.
+    /// every number), or whose width cell it cannot read: each a finding, counted under no
+    /// verdict.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<Unreadable>,
 }
 
-/// A row whose offset cell the audit cannot place, and why.
+/// A row whose offset cell the audit cannot place, or whose width it cannot read, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct Unreadable {
     pub line: usize,
@@ -202,14 +203,20 @@ fn read_rows<'t>(table: &'t Table, g: &columns::Group) -> (Vec<Row<'t>>, Vec<Unr
         if names.is_empty() {
             continue;
         }
+        let unread = |why| Unreadable {
+            line: *line,
+            offset: get(g.offset).trim().to_string(),
+            name: get(g.name).trim().to_string(),
+            why,
+        };
+        // A width the row gives but the audit cannot read would pass for any width.
+        if let Some(why) = g.width.and_then(|w| cell::unreadable_width(get(w))) {
+            unreadable.push(unread(why));
+            continue;
+        }
         let Some(span) = span else {
             if let Some(why) = cell::out_of_range(get(g.offset), g.bits) {
-                unreadable.push(Unreadable {
-                    line: *line,
-                    offset: get(g.offset).trim().to_string(),
-                    name: get(g.name).trim().to_string(),
-                    why,
-                });
+                unreadable.push(unread(why));
             }
             continue;
         };
