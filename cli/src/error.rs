@@ -218,11 +218,13 @@ pub fn name(path: Option<&Path>) -> String {
 }
 
 /// `--spec`'s default (and `check`'s), read from the current directory.
+#[cfg(feature = "generator")]
 pub const DEFAULT_SPEC: &str = "spec";
 
 /// An error when `dir` is the default spec directory and there is none here: run
 /// elsewhere than the repository's root, the default is what is missing, and the loader's
 /// own error ("spec: cannot read") would not say so. `flag` is how to give another.
+#[cfg(feature = "generator")]
 pub fn missing_default_spec(dir: &Path, flag: &str) -> Result<(), CliError> {
     if dir != Path::new(DEFAULT_SPEC) || dir.exists() {
         return Ok(());
