@@ -27,23 +27,33 @@ use super::encode::ListError;
 /// list, an I/O error) ends the reading, after the instructions before it were handed on.
 pub fn for_each_instruction(
     reader: impl BufRead,
-    each: impl FnMut(usize, Json),
+    mut each: impl FnMut(usize, Json),
 ) -> Result<usize, ListError> {
-    for_each_under(reader, "instructions", each)
+    for_each_in(reader, "instructions", false, |i, v| {
+        each(i, v);
+        true
+    })
 }
 
 /// [`for_each_instruction`] for `{"records": [...]}` (what `decode --struct --json` prints).
 pub fn for_each_record(
     reader: impl BufRead,
-    each: impl FnMut(usize, Json),
+    mut each: impl FnMut(usize, Json),
 ) -> Result<usize, ListError> {
-    for_each_under(reader, "records", each)
+    for_each_in(reader, "records", false, |i, v| {
+        each(i, v);
+        true
+    })
 }
 
-fn for_each_under<R: BufRead>(
+/// [`for_each_instruction`] for any list: a bare array, or an object with the list under
+/// `key` (its only key when `alone`, else the others are skipped). `each` returns false to
+/// stop reading there (the count is then of the elements handed on).
+pub fn for_each_in<R: BufRead>(
     mut reader: R,
     key: &'static str,
-    mut each: impl FnMut(usize, Json),
+    alone: bool,
+    mut each: impl FnMut(usize, Json) -> bool,
 ) -> Result<usize, ListError> {
     let bom = {
         let head = reader.fill_buf().map_err(ListError::Io)?;
@@ -58,9 +68,11 @@ fn for_each_under<R: BufRead>(
     let mut de = serde_json::Deserializer::from_reader(checked);
     let mut list = List {
         key,
+        alone,
         each: &mut each,
         count: 0,
         not_a_list: false,
+        stopped: false,
     };
     let parsed = (&mut de)
         .deserialize_any(Top(&mut list))
@@ -68,6 +80,7 @@ fn for_each_under<R: BufRead>(
     let (count, not_a_list) = (list.count, list.not_a_list);
     match parsed {
         Ok(()) => Ok(count),
+        Err(_) if list.stopped => Ok(count),
         Err(_) if not_a_list => Err(ListError::NotAList(key)),
         Err(e) if e.is_io() => Err(read_error(e)),
         Err(e) => Err(ListError::Json(e)),
@@ -197,20 +210,27 @@ impl<R: Read> Read for Utf8Checked<R> {
     }
 }
 
-/// The state shared by the visitors: the key to look under, the callback, how many
-/// instructions went to it, and whether the document turned out not to hold a list.
+/// The state shared by the visitors: the key to look under (and whether it must be the
+/// only one), the callback, how many instructions went to it, whether the document turned
+/// out not to hold a list and whether the callback stopped the reading.
 struct List<'f, F> {
     key: &'static str,
+    alone: bool,
     each: &'f mut F,
     count: usize,
     not_a_list: bool,
+    stopped: bool,
 }
 
-impl<F: FnMut(usize, Json)> List<'_, F> {
+impl<F: FnMut(usize, Json) -> bool> List<'_, F> {
     fn elements<'de, A: SeqAccess<'de>>(&mut self, mut seq: A) -> Result<(), A::Error> {
         while let Some(v) = seq.next_element::<Json>()? {
-            (self.each)(self.count, v);
+            let more = (self.each)(self.count, v);
             self.count += 1;
+            if !more {
+                self.stopped = true;
+                return Err(de::Error::custom("stopped"));
+            }
         }
         Ok(())
     }
@@ -233,7 +253,7 @@ macro_rules! not_a_list {
 /// The document: a bare array, or an object with the list under `key`.
 struct Top<'l, 'f, F>(&'l mut List<'f, F>);
 
-impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Top<'_, '_, F> {
+impl<'de, F: FnMut(usize, Json) -> bool> de::Visitor<'de> for Top<'_, '_, F> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -247,7 +267,9 @@ impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Top<'_, '_, F> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut found = false;
         while let Some(k) = map.next_key::<String>()? {
-            if k != self.0.key {
+            if k != self.0.key && self.0.alone {
+                return self.0.not_a_list();
+            } else if k != self.0.key {
                 map.next_value::<IgnoredAny>()?;
             } else if found {
                 return Err(de::Error::custom(format_args!("duplicate key `{k}`")));
@@ -272,7 +294,7 @@ impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Top<'_, '_, F> {
 /// The value under `key`: it must be an array.
 struct Under<'l, 'f, F>(&'l mut List<'f, F>);
 
-impl<'de, F: FnMut(usize, Json)> DeserializeSeed<'de> for Under<'_, '_, F> {
+impl<'de, F: FnMut(usize, Json) -> bool> DeserializeSeed<'de> for Under<'_, '_, F> {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -280,7 +302,7 @@ impl<'de, F: FnMut(usize, Json)> DeserializeSeed<'de> for Under<'_, '_, F> {
     }
 }
 
-impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Under<'_, '_, F> {
+impl<'de, F: FnMut(usize, Json) -> bool> de::Visitor<'de> for Under<'_, '_, F> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
