@@ -199,7 +199,16 @@ fn a_text_input_that_is_not_utf8_names_the_byte_where_it_is() {
     let path = input.to_str().unwrap();
     let message = format!("{path}: line 2, column 19: byte 0xff is not UTF-8");
     exits(1, &["encode", path], &[], &message);
-    exits(1, &["klr", "lower", path], &[], &message);
+    // klr reads its list as it goes: a bare list, so the bad byte is reached.
+    let ops = temp("not-utf8-ops.json", "");
+    std::fs::write(&ops, b"[\n  {\"struct\": \"DMA_\xff\"}]").unwrap();
+    let ops = ops.to_str().unwrap();
+    exits(
+        1,
+        &["klr", "lower", ops],
+        &[],
+        &format!("{ops}: line 2, column 19: byte 0xff is not UTF-8"),
+    );
     exits(1, &["lower", "--vars", path], &[], &message);
     exits(
         1,
