@@ -402,6 +402,9 @@ const VERBS: &[(&[&str], u64, bool)] = &[
     ),
 ];
 
+/// A stream, a chunk at a time.
+type Chunks = Box<dyn FnMut() -> Vec<u8> + Send>;
+
 /// Arbitrary bytes, the same every run (xorshift64), a 64 KiB chunk at a time.
 fn random_chunks() -> impl FnMut() -> Vec<u8> + Send + 'static {
     let mut state = 0x2545_f491_4f6c_dd1du64;
@@ -428,7 +431,7 @@ fn every_verb_answers_a_large_stream_in_bounded_memory() {
         .unwrap_or(STREAM_MB);
     let mut failures = Vec::new();
     for (args, share, text) in VERBS {
-        let streams: [(&str, Box<dyn FnMut() -> Vec<u8> + Send>); 2] = [
+        let streams: [(&str, Chunks); 2] = [
             ("zeros", Box::new(|| vec![0u8; 1 << 16])),
             ("random", Box::new(random_chunks())),
         ];
@@ -517,6 +520,40 @@ fn klr_lower_writes_each_op_as_it_is_lowered() {
             "{args:?}: peak RSS {} KiB for {} ops, over {BASE_MIB} MiB",
             p.peak,
             ops.len() * KLR_REPEATS
+        );
+    }
+}
+
+/// One element of a JSON list larger than `dmaspec::json::MAX_ELEMENT_BYTES` (a string
+/// that never ends) is refused, not held: `encode` and `klr lower` read their lists an
+/// element at a time.
+#[test]
+fn a_list_element_over_the_limit_is_refused_not_held() {
+    let max = dmaspec::json::MAX_ELEMENT_BYTES;
+    for (args, open) in [
+        (
+            &["encode", "-"][..],
+            &br#"{"instructions": [{"struct": ""#[..],
+        ),
+        (&["klr", "lower", "-"], br#"[{"op": "NcCopy"}, {"op": ""#),
+    ] {
+        let mut first = Some(open.to_vec());
+        let total = open.len() as u64 + max + (4 << 20);
+        let p = pipe_through(args, total, move || {
+            first.take().unwrap_or_else(|| vec![b'a'; 1 << 16])
+        });
+        eprintln!("{args:?}: peak RSS {} KiB: {}", p.peak, p.err.trim());
+        assert_eq!(p.status.code(), Some(1), "{args:?}: {}", p.err);
+        assert!(
+            p.err.contains(&format!("is over {} MiB", max >> 20)),
+            "{args:?}: {}",
+            p.err
+        );
+        assert!(p.sent < max + (2 << 20), "{args:?}: read {} bytes", p.sent);
+        assert!(
+            p.peak <= PEAK_MIB * 1024,
+            "{args:?}: peak RSS {} KiB",
+            p.peak
         );
     }
 }

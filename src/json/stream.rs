@@ -12,8 +12,10 @@
 //! assert_eq!((n, words[0].as_ref().unwrap()[13]), (1, 5));
 //! ```
 
+use core::cell::Cell;
 use core::fmt;
 use std::io::{self, BufRead, Read};
+use std::rc::Rc;
 
 use serde::de::{self, DeserializeSeed, Deserializer as _, IgnoredAny, MapAccess, SeqAccess};
 use serde_json::Value as Json;
@@ -59,7 +61,8 @@ pub fn for_each_in<R: BufRead>(
         let head = reader.fill_buf().map_err(ListError::Io)?;
         head.starts_with(b"\xef\xbb\xbf")
     };
-    let mut checked = Utf8Checked::new(reader);
+    let taken = Rc::new(Cell::new(0));
+    let mut checked = Utf8Checked::new(reader, taken.clone());
     if bom {
         // The mark counts as the first character of line 1, as when the text is read whole.
         let mut mark = [0u8; 3];
@@ -73,6 +76,7 @@ pub fn for_each_in<R: BufRead>(
         count: 0,
         not_a_list: false,
         stopped: false,
+        taken,
     };
     let parsed = (&mut de)
         .deserialize_any(Top(&mut list))
@@ -82,27 +86,48 @@ pub fn for_each_in<R: BufRead>(
         Ok(()) => Ok(count),
         Err(_) if list.stopped => Ok(count),
         Err(_) if not_a_list => Err(ListError::NotAList(key)),
-        Err(e) if e.is_io() => Err(read_error(e)),
+        Err(e) if e.is_io() => Err(read_error(e, count)),
         Err(e) => Err(ListError::Json(e)),
     }
 }
 
+/// The most bytes one element of a list may take (with what comes before it since the
+/// element before): 16 MiB, as a spec file. An instruction is a few KB; a larger element
+/// is refused rather than held.
+pub const MAX_ELEMENT_BYTES: u64 = 16 << 20;
+
+/// An element over [`MAX_ELEMENT_BYTES`].
+#[derive(Debug)]
+struct TooLarge;
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an element over {} MiB", MAX_ELEMENT_BYTES >> 20)
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
 /// A reading error as a [`ListError`]: the byte that is not UTF-8 [`Utf8Checked`] found,
-/// or the I/O error.
-fn read_error(e: serde_json::Error) -> ListError {
+/// element `index` over [`MAX_ELEMENT_BYTES`], or the I/O error.
+fn read_error(e: serde_json::Error, index: usize) -> ListError {
     // serde_json hands back the `io::Error` it was given.
     let e = io::Error::from(e);
-    match e
-        .get_ref()
-        .and_then(|inner| inner.downcast_ref::<NotUtf8>())
-    {
-        Some(bad) => ListError::NotUtf8 {
+    let inner = e.get_ref();
+    if let Some(bad) = inner.and_then(|i| i.downcast_ref::<NotUtf8>()) {
+        return ListError::NotUtf8 {
             line: bad.line,
             column: bad.column,
             byte: bad.byte,
-        },
-        None => ListError::Io(e),
+        };
     }
+    if inner.is_some_and(|i| i.is::<TooLarge>()) {
+        return ListError::TooLarge {
+            index,
+            max: MAX_ELEMENT_BYTES,
+        };
+    }
+    ListError::Io(e)
 }
 
 /// Where the first byte that is not UTF-8 is (line and column from 1, in characters).
@@ -139,10 +164,12 @@ struct Utf8Checked<R> {
     line: usize,
     /// Characters before the next one on its line.
     column: usize,
+    /// Bytes passed on since the last element of the list ended (the list resets it).
+    taken: Rc<Cell<u64>>,
 }
 
 impl<R: Read> Utf8Checked<R> {
-    fn new(inner: R) -> Self {
+    fn new(inner: R, taken: Rc<Cell<u64>>) -> Self {
         Utf8Checked {
             inner,
             buf: vec![0; 1 << 16].into_boxed_slice(),
@@ -151,6 +178,7 @@ impl<R: Read> Utf8Checked<R> {
             end: 0,
             line: 1,
             column: 0,
+            taken,
         }
     }
 
@@ -204,6 +232,11 @@ impl<R: Read> Read for Utf8Checked<R> {
             self.refill()?;
         }
         let n = out.len().min(self.valid - self.start);
+        let taken = self.taken.get() + n as u64;
+        if taken > MAX_ELEMENT_BYTES {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, TooLarge));
+        }
+        self.taken.set(taken);
         out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
         self.start += n;
         Ok(n)
@@ -220,11 +253,14 @@ struct List<'f, F> {
     count: usize,
     not_a_list: bool,
     stopped: bool,
+    /// What the reader passed on since the last element ended.
+    taken: Rc<Cell<u64>>,
 }
 
 impl<F: FnMut(usize, Json) -> bool> List<'_, F> {
     fn elements<'de, A: SeqAccess<'de>>(&mut self, mut seq: A) -> Result<(), A::Error> {
         while let Some(v) = seq.next_element::<Json>()? {
+            self.taken.set(0);
             let more = (self.each)(self.count, v);
             self.count += 1;
             if !more {
