@@ -11,6 +11,7 @@ use dmaspec_codegen::audit::counts::{CountsFile, counts_line};
 use dmaspec_codegen::audit::{self, Aspect, PageReport, TableReport, Verdict};
 
 use super::CliError;
+use super::input::MAX_DOCUMENT_BYTES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -40,7 +41,7 @@ pub struct AuditArgs {
 pub fn run(args: &AuditArgs) -> Result<(), CliError> {
     // The pages first: one that is not text is refused before the spec is loaded.
     let texts = (args.pages.iter())
-        .map(|page| super::input::read_text(page))
+        .map(|page| super::input::read_text(page, MAX_DOCUMENT_BYTES))
         .collect::<Result<Vec<_>, _>>()?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     let reports: Vec<PageReport> = (args.pages.iter().zip(&texts))
@@ -70,7 +71,7 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
 
 /// Compares `now` with the checked-in counts in `file`: exit 1 and every changed row.
 fn check(file: &Path, now: &CountsFile) -> Result<(), CliError> {
-    let text = super::input::read_text(file)?;
+    let text = super::input::read_text(file, MAX_DOCUMENT_BYTES)?;
     let old = CountsFile::parse(&text).map_err(|e| {
         CliError::BadFile(format!("{}: not an audit counts file: {e}", file.display()))
     })?;

@@ -31,15 +31,16 @@ pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, CliError> {
     })
 }
 
-/// The most text [`read_text`] reads: 16 MiB, as for a spec file. The text inputs read
-/// whole (`--vars`, a TOML instruction list, `regs --words`, an audited page) are far
-/// smaller; a larger one is refused rather than held.
-pub const MAX_TEXT_BYTES: usize = dmaspec_codegen::load::MAX_SPEC_FILE_BYTES as usize;
+/// The most text read whole to be parsed as one document (a TOML instruction list,
+/// `--vars`, an audited page, audit counts): 1 MiB. Parsing one takes up to some 45 times
+/// its size (16 MiB of TOML took 700 MB); the real ones are far smaller (the largest
+/// reference page is 48 KB), and a JSON instruction list is read an element at a time.
+pub const MAX_DOCUMENT_BYTES: usize = 1 << 20;
 
-/// The whole text of `path` (`-`: stdin), without a leading byte-order mark, at most
-/// [`MAX_TEXT_BYTES`]. Checked as it is read, so binary input stops at its first bad byte
-/// (not UTF-8, or NUL), named with its line and column, however long the stream.
-pub fn read_text(path: &Path) -> Result<String, CliError> {
+/// The whole text of `path` (`-`: stdin), without a leading byte-order mark, at most `max`
+/// bytes. Checked as it is read, so binary input stops at its first bad byte (not UTF-8,
+/// or NUL), named with its line and column, however long the stream.
+pub fn read_text(path: &Path, max: usize) -> Result<String, CliError> {
     let mut input = open(Some(path))?;
     let mut bytes = Vec::new();
     // `bytes[..valid]` is checked UTF-8 without NUL.
@@ -47,7 +48,7 @@ pub fn read_text(path: &Path) -> Result<String, CliError> {
     loop {
         let chunk = input.fill_buf().map_err(|e| CliError::read(path, e))?;
         let end = chunk.is_empty();
-        let n = chunk.len().min(MAX_TEXT_BYTES + 1 - bytes.len());
+        let n = chunk.len().min(max + 1 - bytes.len());
         bytes.extend_from_slice(&chunk[..n]);
         input.consume(n);
         let rest = &bytes[valid..];
@@ -68,11 +69,11 @@ pub fn read_text(path: &Path) -> Result<String, CliError> {
         if valid < bytes.len() && (!cut || end) {
             return Err(bad_byte(path, &bytes, valid, NOT_UTF8));
         }
-        if bytes.len() > MAX_TEXT_BYTES {
+        if bytes.len() > max {
             return Err(CliError::BadFile(format!(
-                "{} is over the {} MiB limit of a text input",
+                "{} is over the {} MiB limit of this input",
                 name(Some(path)),
-                MAX_TEXT_BYTES >> 20
+                max >> 20
             )));
         }
         if end {

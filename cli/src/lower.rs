@@ -75,7 +75,7 @@ fn parse_u64(s: &str) -> Option<u64> {
 /// Reads `--vars FILE`: TOML or JSON, a table of variable id → base address (ids and
 /// addresses as numbers or decimal / `0x` strings), at the top level or under `vars`.
 pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
-    let text = input::read_text(path)?;
+    let text = input::read_text(path, input::MAX_DOCUMENT_BYTES)?;
     let is_toml = path.extension().is_some_and(|e| e == "toml");
     parse_vars(&text, is_toml, &format!("--vars {}", path.display()))
 }

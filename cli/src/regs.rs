@@ -140,12 +140,19 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
     Ok((b.offset + index * b.stride, b.size))
 }
 
+/// The most `--words` text read: 16 MiB. The largest window (EVT_SEM's, 1 MiB) is under
+/// 3 MB of values, with room for comments; the values are held, not the text parsed.
+const MAX_WORDS_TEXT: usize = 16 << 20;
+
 fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
     let name = input::name(args.input.as_deref());
     let mut values = Vec::new();
     let limit = usize::try_from(span / 4).unwrap_or(usize::MAX);
     if args.words {
-        let text = input::read_text(args.input.as_deref().unwrap_or(Path::new("-")))?;
+        let text = input::read_text(
+            args.input.as_deref().unwrap_or(Path::new("-")),
+            MAX_WORDS_TEXT,
+        )?;
         // Past the window's last slot the dump is too long: no need to read on.
         'lines: for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("");
