@@ -182,9 +182,12 @@ impl HexState {
             return Ok(None);
         }
         let Some(v) = char::from(c).to_digit(16) else {
+            // Here a UTF-8 continuation byte has no lead (a lead byte is an error first):
+            // it is a character of its own.
+            let stray = usize::from(c & 0xc0 == 0x80);
             return Err(Problem::BadHex {
                 line: self.line,
-                column: self.column,
+                column: self.column + stray,
                 found: c,
             });
         };
