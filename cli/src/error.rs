@@ -149,15 +149,23 @@ impl Listed {
     pub fn count(&self) -> usize {
         self.lines.len() + self.more
     }
+
+    /// The line counting the problems not shown, if any.
+    fn rest(&self) -> Option<String> {
+        (self.more > 0).then(|| format!("… and {} more", self.more))
+    }
+
+    /// The lines shown, then the one counting the rest.
+    pub fn into_lines(mut self) -> Vec<String> {
+        self.lines.extend(self.rest());
+        self.lines
+    }
 }
 
 impl fmt::Display for Listed {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.lines.join("\n"))?;
-        if self.more > 0 {
-            write!(f, "\n… and {} more", self.more)?;
-        }
-        Ok(())
+        self.rest().iter().try_for_each(|r| write!(f, "\n{r}"))
     }
 }
 
