@@ -5,13 +5,13 @@
 //! rewrites it.
 
 use std::fmt::Write as _;
-use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use dmaspec_codegen::audit::counts::{CountsFile, counts_line};
 use dmaspec_codegen::audit::{self, Aspect, PageReport, TableReport, Verdict};
 
 use super::CliError;
+use super::input::MAX_DOCUMENT_BYTES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -45,20 +45,14 @@ pub struct AuditArgs {
 pub fn run(args: &AuditArgs) -> Result<(), CliError> {
     super::table::set_wide(args.wide);
     super::error::missing_default_spec(&args.spec, "--spec")?;
+    // The pages first: one that is not text is refused before the spec is loaded.
+    let texts = (args.pages.iter())
+        .map(|page| super::input::read_text(page, MAX_DOCUMENT_BYTES))
+        .collect::<Result<Vec<_>, _>>()?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
-    let mut reports = Vec::new();
-    for page in &args.pages {
-        let mut bytes = Vec::new();
-        super::input::open(Some(page))?
-            .read_to_end(&mut bytes)
-            .map_err(|e| CliError::read(page, e))?;
-        let text = String::from_utf8_lossy(&bytes);
-        reports.push(audit::audit_page(
-            &model,
-            &super::input::name(Some(page)),
-            &text,
-        ));
-    }
+    let reports: Vec<PageReport> = (args.pages.iter().zip(&texts))
+        .map(|(page, text)| audit::audit_page(&model, &super::input::name(Some(page)), text))
+        .collect();
     let counts = CountsFile::of(&reports);
     if let Some(file) = &args.write_counts {
         std::fs::write(file, counts.render()).map_err(|error| CliError::Io {
@@ -83,7 +77,7 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
 
 /// Compares `now` with the checked-in counts in `file`: exit 1 and every changed row.
 fn check(file: &Path, now: &CountsFile) -> Result<(), CliError> {
-    let text = std::fs::read_to_string(file).map_err(|e| CliError::read(file, e))?;
+    let text = super::input::read_text(file, MAX_DOCUMENT_BYTES)?;
     let old = CountsFile::parse(&text).map_err(|e| {
         CliError::BadFile(format!("{}: not an audit counts file: {e}", file.display()))
     })?;

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use dmaspec::json::{self, encode_all};
 use serde_json::Value as Json;
 
+use super::error::Listed;
 use super::records::find;
 use super::report::{compiler_findings, faults};
 use super::shape::declared;
@@ -50,7 +51,7 @@ pub struct EncodeArgs {
 /// how many words break a compiler rule (a warning: they are valid).
 #[derive(Default)]
 pub struct Checked {
-    pub errors: Vec<String>,
+    pub errors: Listed,
     pub declared: usize,
     pub declared_words: usize,
     pub compiler_words: usize,
@@ -138,7 +139,7 @@ pub fn encode_list(
 fn verdict(c: Checked, arch: dmaspec::Arch) -> Result<Vec<String>, CliError> {
     if !c.errors.is_empty() {
         return Err(CliError::Encode {
-            errors: c.errors,
+            errors: c.errors.into_lines(),
             hint: Some(reject_hint(arch)),
         });
     }
@@ -191,7 +192,7 @@ pub fn encode_input(
         return encode_list(&read_instructions(input)?, arch, validate);
     }
     let mut words = Vec::new();
-    let mut errors = Vec::new();
+    let mut errors = Listed::default();
     let mut checker = validate.then(|| Checker::new(arch));
     let read = json::for_each_instruction(super::input::open(Some(input))?, |i, ins| {
         match json::encode_instruction(i, &ins) {
@@ -206,7 +207,9 @@ pub fn encode_input(
             }
             Ok(_) => {}
             Err(e) => {
-                errors.extend(e.iter().map(ToString::to_string));
+                for one in e.iter() {
+                    errors.push(one.to_string());
+                }
                 words = Vec::new();
             }
         }
@@ -220,6 +223,7 @@ pub fn encode_input(
         }
     }
     if !errors.is_empty() {
+        let errors = errors.into_lines();
         return Err(CliError::Encode { errors, hint: None });
     }
     let warnings = match checker {

@@ -38,12 +38,12 @@ pub enum CliError {
         errors: Vec<String>,
         hint: Option<String>,
     },
-    /// `klr lower`: every problem in the op list, one per line.
-    Klr(String),
-    /// `lower`: every word that could not be lowered (one line each); `written` when the
-    /// output went out word by word (JSON, `--explain`) before they were found.
+    /// `klr lower`: the problems in the op list, one per line.
+    Klr(Listed),
+    /// `lower`: the words that could not be lowered (one line each); `written` when the
+    /// words before the first of them (or, for JSON and `--explain`, every word) went out.
     Lower {
-        errors: Vec<String>,
+        errors: Listed,
         written: bool,
     },
 }
@@ -69,9 +69,9 @@ impl fmt::Display for CliError {
             }
             CliError::Klr(list) => write!(f, "bad op list:\n{list}"),
             CliError::Lower { errors, written } => {
-                let n = errors.len();
+                let n = errors.count();
                 let head = if *written { "" } else { "nothing written; " };
-                write!(f, "{head}{n} problem(s):\n{}", errors.join("\n"))
+                write!(f, "{head}{n} problem(s):\n{errors}")
             }
             CliError::Stale(list) => write!(
                 f,
@@ -125,6 +125,57 @@ impl CliError {
             CliError::Usage(_) => 2,
             _ => 1,
         }
+    }
+}
+
+/// How many problems a message lists before it counts the rest: as many as `check` shows.
+pub const MAX_SHOWN: usize = 100;
+#[cfg(feature = "generator")]
+const _: () = assert!(MAX_SHOWN == dmaspec_codegen::diagnostics::MAX_SHOWN);
+
+/// The lines of a message about many problems: the first [`MAX_SHOWN`] (as `check` shows
+/// spec errors) and how many more, so that the message stays short however many problems
+/// the input has.
+#[derive(Debug, Default)]
+pub struct Listed {
+    pub lines: Vec<String>,
+    pub more: usize,
+}
+
+impl Listed {
+    pub fn push(&mut self, line: String) {
+        if self.lines.len() < MAX_SHOWN {
+            self.lines.push(line);
+        } else {
+            self.more += 1;
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.lines.is_empty()
+    }
+
+    /// How many problems, shown or not.
+    pub fn count(&self) -> usize {
+        self.lines.len() + self.more
+    }
+
+    /// The line counting the problems not shown, if any.
+    fn rest(&self) -> Option<String> {
+        (self.more > 0).then(|| format!("… and {} more", self.more))
+    }
+
+    /// The lines shown, then the one counting the rest.
+    pub fn into_lines(mut self) -> Vec<String> {
+        self.lines.extend(self.rest());
+        self.lines
+    }
+}
+
+impl fmt::Display for Listed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.lines.join("\n"))?;
+        self.rest().iter().try_for_each(|r| write!(f, "\n{r}"))
     }
 }
 

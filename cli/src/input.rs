@@ -31,28 +31,77 @@ pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, CliError> {
     })
 }
 
-/// The whole text of `path` (`-`: stdin), without a leading byte-order mark. A byte that
-/// is not UTF-8 is named with its line and column.
-pub fn read_text(path: &Path) -> Result<String, CliError> {
+/// The most text read whole to be parsed as one document (a TOML instruction list,
+/// `--vars`, an audited page, audit counts): 1 MiB. Parsing one takes up to some 45 times
+/// its size (16 MiB of TOML took 700 MB); the real ones are far smaller (the largest
+/// reference page is 48 KB), and a JSON instruction list is read an element at a time.
+pub const MAX_DOCUMENT_BYTES: usize = 1 << 20;
+
+/// The whole text of `path` (`-`: stdin), without a leading byte-order mark, at most `max`
+/// bytes. Checked as it is read, so binary input stops at its first bad byte (not UTF-8,
+/// or NUL), named with its line and column, however long the stream.
+pub fn read_text(path: &Path, max: usize) -> Result<String, CliError> {
+    let mut input = open(Some(path))?;
     let mut bytes = Vec::new();
-    open(Some(path))?
-        .read_to_end(&mut bytes)
-        .map_err(|e| CliError::read(path, e))?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
-        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let column = 1 + String::from_utf8_lossy(&good[start..]).chars().count();
-        CliError::BadFile(format!(
-            "{}: line {line}, column {column}: byte {:#04x} is not UTF-8 (the input is UTF-8 text)",
-            name(Some(path)),
-            e.as_bytes()[good.len()]
-        ))
-    })?;
+    // `bytes[..valid]` is checked UTF-8 without NUL.
+    let mut valid = 0;
+    loop {
+        let chunk = input.fill_buf().map_err(|e| CliError::read(path, e))?;
+        let end = chunk.is_empty();
+        let n = chunk.len().min(max + 1 - bytes.len());
+        bytes.extend_from_slice(&chunk[..n]);
+        input.consume(n);
+        let rest = &bytes[valid..];
+        let (good, cut) = match std::str::from_utf8(rest) {
+            Ok(_) => (rest.len(), false),
+            Err(e) => (e.valid_up_to(), e.error_len().is_none()),
+        };
+        let nul = rest[..good].iter().position(|&b| b == 0);
+        if let Some(at) = nul.map(|i| valid + i) {
+            return Err(bad_byte(
+                path,
+                &bytes,
+                at,
+                "NUL (the input is text, not binary)",
+            ));
+        }
+        valid += good;
+        if valid < bytes.len() && (!cut || end) {
+            return Err(bad_byte(path, &bytes, valid, NOT_UTF8));
+        }
+        if bytes.len() > max {
+            return Err(CliError::BadFile(format!(
+                "{} is over the {} MiB limit of this input",
+                name(Some(path)),
+                max >> 20
+            )));
+        }
+        if end {
+            break;
+        }
+    }
+    let text = String::from_utf8(bytes)
+        .map_err(|e| bad_byte(path, e.as_bytes(), e.utf8_error().valid_up_to(), NOT_UTF8))?;
     match text.strip_prefix('\u{feff}') {
         Some(rest) => Ok(rest.to_string()),
         None => Ok(text),
     }
+}
+
+const NOT_UTF8: &str = "not UTF-8 (the input is UTF-8 text)";
+
+/// The byte at `at` of the text `bytes` of `path` is `what`: named with its line and
+/// column (in characters; the bytes before it are UTF-8).
+fn bad_byte(path: &Path, bytes: &[u8], at: usize, what: &str) -> CliError {
+    let good = &bytes[..at];
+    let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
+    let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let column = 1 + String::from_utf8_lossy(&good[start..]).chars().count();
+    CliError::BadFile(format!(
+        "{}: line {line}, column {column}: byte {:#04x} is {what}",
+        name(Some(path)),
+        bytes[at]
+    ))
 }
 
 /// Yields whole words; the first error ends the stream.
@@ -133,9 +182,12 @@ impl HexState {
             return Ok(None);
         }
         let Some(v) = char::from(c).to_digit(16) else {
+            // Here a UTF-8 continuation byte has no lead (a lead byte is an error first):
+            // it is a character of its own.
+            let stray = usize::from(c & 0xc0 == 0x80);
             return Err(Problem::BadHex {
                 line: self.line,
-                column: self.column,
+                column: self.column + stray,
                 found: c,
             });
         };

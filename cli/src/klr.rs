@@ -9,9 +9,11 @@
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
+use dmaspec::json;
 use dmaspec::words::klr::{
     self, Ap, Dynamic, FieldMeta, Fields, Function, Imm, Input, LeafMeta, Node, Op, Outcome, Value,
 };
@@ -20,6 +22,7 @@ use serde_json::{Map, Value as Json, json};
 use dmaspec::names::echo;
 
 use super::CliError;
+use super::error::Listed;
 
 /// Seed 003's KLR→BIR data-movement leaves: `klr lower FILE.json [--json]`.
 #[derive(clap::Args)]
@@ -50,15 +53,80 @@ pub fn run(args: &KlrArgs) -> Result<(), CliError> {
     }
 }
 
+/// Reads the ops one at a time and writes each one's result as soon as it is lowered, so
+/// memory is one op's, however long the list. The first malformed op stops the lowering
+/// (the ops after it would run in a function missing its effects); the reading goes on
+/// to list every problem.
 fn lower_file(path: &Path, as_json: bool) -> Result<(), CliError> {
-    let text = super::input::read_text(path)?;
-    let ops = parse(&text).map_err(CliError::Klr)?;
-    let out = if as_json {
-        render_json(&ops)
+    let mut out = super::output::stdout();
+    let mut fx = Function::new();
+    let mut problems = Listed::default();
+    let mut written = 0usize;
+    let mut failed = None;
+    let read = json::for_each_in(super::input::open(Some(path))?, "ops", true, |i, v| {
+        match parse_op(&v) {
+            Ok(own) if problems.is_empty() => {
+                let text = lower_op(&own, &mut fx, |o| render(as_json, i, &own, o));
+                let head = match (as_json, written) {
+                    (false, _) => "",
+                    (true, 0) => "{\n  \"results\": [\n",
+                    (true, _) => ",\n",
+                };
+                if let Err(e) = write!(out, "{head}{text}") {
+                    failed = Some(e);
+                    return false;
+                }
+                written += 1;
+            }
+            Ok(_) => {}
+            Err(errors) => {
+                for e in errors {
+                    problems.push(format!("op #{i}: {e}"));
+                }
+            }
+        }
+        true
+    });
+    if let Some(e) = failed {
+        return Err(e.into());
+    }
+    match read {
+        Ok(_) => {}
+        Err(json::ListError::Io(e)) => return Err(CliError::read(path, e)),
+        Err(json::ListError::NotAList(_)) => problems.push(NOT_A_LIST.into()),
+        Err(json::ListError::Json(e)) => problems.push(format!("not JSON: {e}")),
+        Err(e) => problems.push(format!("{}: {e}", super::input::name(Some(path)))),
+    }
+    // The JSON document is whole whenever something was written.
+    match (as_json, written) {
+        (true, 0) if problems.is_empty() => out.write_all(b"{\n  \"results\": []\n}\n")?,
+        (true, 1..) => out.write_all(b"\n  ]\n}\n")?,
+        _ => {}
+    }
+    out.flush()?;
+    if problems.is_empty() {
+        Ok(())
     } else {
-        super::table::fit_text(&render_table(&ops))
-    };
-    super::output::print(&out)
+        Err(CliError::Klr(problems))
+    }
+}
+
+const NOT_A_LIST: &str = "expected a list of ops, or an object with only an `ops` list";
+
+/// One op's result, as the table or as its entry in the JSON document's `results`.
+fn render(as_json: bool, i: usize, own: &OwnedOp, out: &Outcome<'_>) -> String {
+    if as_json {
+        let text =
+            serde_json::to_string_pretty(&result_json(i, own, out)).expect("a result serializes");
+        // Indented as an element of `results` (a string's newlines are escaped).
+        let mut indented = String::new();
+        for (n, line) in text.lines().enumerate() {
+            let _ = write!(indented, "{}    {line}", if n > 0 { "\n" } else { "" });
+        }
+        indented
+    } else {
+        super::table::fit_text(&result_text(i, own, out))
+    }
 }
 
 /// One parsed op: its leaf and its field values, before borrowing.
@@ -100,32 +168,6 @@ enum Owned {
     Int(Option<i64>),
     Bool(bool),
     Text(Option<String>),
-}
-
-/// Parses the input file: every problem, one per line.
-pub fn parse(text: &str) -> Result<Vec<OwnedOp>, String> {
-    let doc = dmaspec::json::from_str_strict(text).map_err(|e| format!("not JSON: {e}"))?;
-    let list = match &doc {
-        Json::Array(a) => a,
-        Json::Object(o) => match o.get("ops") {
-            Some(Json::Array(a)) if o.len() == 1 => a,
-            _ => return Err("expected a list of ops, or an object with only an `ops` list".into()),
-        },
-        _ => return Err("expected a list of ops, or an object with only an `ops` list".into()),
-    };
-    let mut ops = Vec::new();
-    let mut problems = Vec::new();
-    for (i, v) in list.iter().enumerate() {
-        match parse_op(v) {
-            Ok(op) => ops.push(op),
-            Err(errors) => problems.extend(errors.iter().map(|e| format!("op #{i}: {e}"))),
-        }
-    }
-    if problems.is_empty() {
-        Ok(ops)
-    } else {
-        Err(problems.join("\n"))
-    }
 }
 
 /// One op, or every problem with it (each unknown key, each missing or malformed field).
@@ -402,30 +444,27 @@ impl<'a> Fields<'a> for View<'a> {
     }
 }
 
-/// Lowers every op in order, in one function; calls `each` with the op and its outcome.
-pub fn lower_all(ops: &[OwnedOp], mut each: impl FnMut(usize, &OwnedOp, &Outcome<'_>)) {
-    let mut fx = Function::new();
-    for (i, own) in ops.iter().enumerate() {
-        let lists = Lists {
-            aps: own
-                .vals
-                .iter()
-                .map(|v| match v {
-                    Owned::Aps(list) => list.iter().map(OwnedAp::view).collect(),
-                    _ => Vec::new(),
-                })
-                .collect(),
-        };
-        let view = View { own, lists: &lists };
-        let op: Op<'_> = match Op::build(own.leaf.name, &view) {
-            Some(Ok(op)) => op,
-            // Every field was checked while parsing; a leaf of the roster always builds.
-            Some(Err(e)) => panic!("{e}"),
-            None => panic!("leaf `{}` is in the roster", own.leaf.name),
-        };
-        let out = klr::lower(&op, &mut fx);
-        each(i, own, &out);
-    }
+/// Lowers `own` in the function `fx` (the ops before it, in order); hands `each` the
+/// outcome.
+fn lower_op<R>(own: &OwnedOp, fx: &mut Function, each: impl FnOnce(&Outcome<'_>) -> R) -> R {
+    let lists = Lists {
+        aps: own
+            .vals
+            .iter()
+            .map(|v| match v {
+                Owned::Aps(list) => list.iter().map(OwnedAp::view).collect(),
+                _ => Vec::new(),
+            })
+            .collect(),
+    };
+    let view = View { own, lists: &lists };
+    let op: Op<'_> = match Op::build(own.leaf.name, &view) {
+        Some(Ok(op)) => op,
+        // Every field was checked while parsing; a leaf of the roster always builds.
+        Some(Err(e)) => panic!("{e}"),
+        None => panic!("leaf `{}` is in the roster", own.leaf.name),
+    };
+    each(&klr::lower(&op, fx))
 }
 
 fn value_text(v: &Value<'_>) -> String {
@@ -544,53 +583,46 @@ fn node_json(n: &Node<'_>) -> Json {
     Json::Object(o)
 }
 
-/// The whole result as one JSON document.
-pub fn render_json(ops: &[OwnedOp]) -> String {
-    let mut results = Vec::new();
-    lower_all(ops, |i, own, out| {
-        let mut r = Map::new();
-        r.insert("index".into(), json!(i));
-        r.insert("op".into(), json!(own.leaf.name));
-        match out {
-            Outcome::Node(n) => {
-                r.insert("outcome".into(), json!("node"));
-                r.insert("node".into(), node_json(n));
-            }
-            Outcome::Error(e) => {
-                r.insert("outcome".into(), json!("error"));
-                r.insert(
-                    "error".into(),
-                    json!({
-                        "leaf": e.leaf,
-                        "routed_from": e.routed_from,
-                        "kind": e.kind.name(),
-                        "message": e.to_string(),
-                        "arg": e.arg,
-                        "condition": e.condition,
-                        "helper": e.helper,
-                    }),
-                );
-            }
-            Outcome::Undetermined(u) => {
-                r.insert("outcome".into(), json!("undetermined"));
-                r.insert(
-                    "undetermined".into(),
-                    json!({"leaf": u.leaf, "routed_from": u.routed_from, "at": u.at, "condition": u.condition}),
-                );
-            }
+/// One op's entry in the JSON document's `results`.
+fn result_json(i: usize, own: &OwnedOp, out: &Outcome<'_>) -> Json {
+    let mut r = Map::new();
+    r.insert("index".into(), json!(i));
+    r.insert("op".into(), json!(own.leaf.name));
+    match out {
+        Outcome::Node(n) => {
+            r.insert("outcome".into(), json!("node"));
+            r.insert("node".into(), node_json(n));
         }
-        results.push(Json::Object(r));
-    });
-    let mut text =
-        serde_json::to_string_pretty(&json!({ "results": results })).expect("results serialize");
-    text.push('\n');
-    text
+        Outcome::Error(e) => {
+            r.insert("outcome".into(), json!("error"));
+            r.insert(
+                "error".into(),
+                json!({
+                    "leaf": e.leaf,
+                    "routed_from": e.routed_from,
+                    "kind": e.kind.name(),
+                    "message": e.to_string(),
+                    "arg": e.arg,
+                    "condition": e.condition,
+                    "helper": e.helper,
+                }),
+            );
+        }
+        Outcome::Undetermined(u) => {
+            r.insert("outcome".into(), json!("undetermined"));
+            r.insert(
+                "undetermined".into(),
+                json!({"leaf": u.leaf, "routed_from": u.routed_from, "at": u.at, "condition": u.condition}),
+            );
+        }
+    }
+    Json::Object(r)
 }
 
-/// The result as text, one block per op.
-pub fn render_table(ops: &[OwnedOp]) -> String {
+/// One op's result as text: its block of the table.
+fn result_text(i: usize, own: &OwnedOp, out: &Outcome<'_>) -> String {
     let mut o = String::new();
-    lower_all(ops, |i, own, out| match out {
+    match out {
         Outcome::Node(n) => {
             let it = match n.path.it {
                 Some((name, v)) => format!("IT {v} {name}"),
@@ -675,6 +707,6 @@ pub fn render_table(ops: &[OwnedOp]) -> String {
                 own.leaf.name, u.leaf, u.at, u.condition
             );
         }
-    });
+    }
     o
 }

@@ -18,6 +18,7 @@ use dmaspec::stream::{Decoder, WORD_SIZE};
 use dmaspec::words::LOWERINGS;
 use serde_json::{Value as Json, json};
 
+use super::error::Listed;
 use super::input::{self, WordReader};
 use super::table::{fit_text, render_columns};
 use super::{CliError, hex_string};
@@ -75,7 +76,7 @@ fn parse_u64(s: &str) -> Option<u64> {
 /// Reads `--vars FILE`: TOML or JSON, a table of variable id → base address (ids and
 /// addresses as numbers or decimal / `0x` strings), at the top level or under `vars`.
 pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
-    let text = input::read_text(path)?;
+    let text = input::read_text(path, input::MAX_DOCUMENT_BYTES)?;
     let is_toml = super::document::is_toml(path);
     parse_vars(
         &text,
@@ -292,12 +293,11 @@ fn explain_item(item: &Item, arch: Arch) -> String {
 struct Sink<'a, W: Write> {
     args: &'a LowerArgs,
     out: W,
-    /// Binary and hex output are all or nothing: collected, written at the end.
-    produced: Vec<[u8; WORD_SIZE]>,
-    errors: Vec<String>,
+    errors: Listed,
     /// Numbers the produced words for the JSON shape (and applies the positional rule).
     out_decoder: Decoder,
-    first: bool,
+    /// Whether an item went to `out`.
+    written: bool,
 }
 
 impl<W: Write> Sink<'_, W> {
@@ -306,22 +306,30 @@ impl<W: Write> Sink<'_, W> {
             self.errors.push(line);
         }
         if self.args.explain {
-            if !self.first {
+            if self.written {
                 self.out.write_all(b"\n")?;
             }
             self.out
                 .write_all(fit_text(&explain_item(item, self.args.arch)).as_bytes())?;
         } else if self.args.json {
             let v = item_json(item, &mut self.out_decoder, self.args.arch);
-            if !self.first {
+            if self.written {
                 self.out.write_all(b",")?;
             }
             self.out.write_all(b"\n")?;
             serde_json::to_writer(&mut self.out, &v).map_err(io::Error::from)?;
-        } else if let Some(b) = item.bytes() {
-            self.produced.push(*b);
+        } else if let Some(b) = item.bytes().filter(|_| self.errors.is_empty()) {
+            // Binary and hex output stop at the first word that cannot be lowered: what
+            // is written is the start of the lowered stream, never one with a word left out.
+            if self.args.hex {
+                writeln!(self.out, "{}", hex_string(b))?;
+            } else {
+                self.out.write_all(b)?;
+            }
+        } else {
+            return Ok(());
         }
-        self.first = false;
+        self.written = true;
         Ok(())
     }
 }
@@ -362,12 +370,10 @@ pub fn lower_stream(
     let mut sink = Sink {
         args,
         out,
-        produced: Vec::new(),
-        errors: Vec::new(),
+        errors: Listed::default(),
         out_decoder: Decoder::new(args.arch),
-        first: true,
+        written: false,
     };
-    let streaming = args.json || args.explain;
     if args.json {
         sink.out.write_all(b"{\"instructions\":[")?;
     }
@@ -396,24 +402,14 @@ pub fn lower_stream(
     if args.json {
         sink.out.write_all(b"\n]}\n")?;
     }
+    sink.out.flush()?;
     if !sink.errors.is_empty() {
-        sink.out.flush()?;
         return Err(CliError::Lower {
             errors: sink.errors,
-            written: streaming,
+            // JSON output is always a whole document.
+            written: sink.written || args.json,
         });
     }
-    if !streaming {
-        if args.hex {
-            let text = super::shape::hex_lines(&sink.produced);
-            sink.out.write_all(text.as_bytes())?;
-        } else {
-            for w in &sink.produced {
-                sink.out.write_all(w)?;
-            }
-        }
-    }
-    sink.out.flush()?;
     Ok(())
 }
 

@@ -11,6 +11,7 @@ use dmaspec::words::{RECORDS, Record};
 use serde_json::{Map, Value as Json, json};
 
 use super::CliError;
+use super::error::Listed;
 use super::input::{self, WordReader};
 use super::report::FaultKind;
 use super::shape::{insert_fields, insert_verdict};
@@ -168,8 +169,8 @@ struct Encoding<'m> {
     arch: Arch,
     validate: bool,
     records: Vec<Vec<u8>>,
-    errors: Vec<String>,
-    rule_errors: Vec<String>,
+    errors: Listed,
+    rule_errors: Listed,
 }
 
 impl<'m> Encoding<'m> {
@@ -179,8 +180,8 @@ impl<'m> Encoding<'m> {
             arch,
             validate,
             records: Vec::new(),
-            errors: Vec::new(),
-            rule_errors: Vec::new(),
+            errors: Listed::default(),
+            rule_errors: Listed::default(),
         }
     }
 
@@ -188,11 +189,10 @@ impl<'m> Encoding<'m> {
         let bytes = match json::encode_records(self.meta.name, std::slice::from_ref(entry)) {
             Some(Ok(mut one)) => one.pop().unwrap_or_default(),
             Some(Err(errors)) => {
-                let errors = errors.into_iter().map(|mut e| {
+                for mut e in errors {
                     e.instruction = i;
-                    e.to_string()
-                });
-                self.errors.extend(errors);
+                    self.errors.push(e.to_string());
+                }
                 return;
             }
             None => {
@@ -218,13 +218,13 @@ impl<'m> Encoding<'m> {
     fn finish(self) -> Result<Vec<Vec<u8>>, CliError> {
         if !self.errors.is_empty() {
             return Err(CliError::Encode {
-                errors: self.errors,
+                errors: self.errors.into_lines(),
                 hint: None,
             });
         }
         if !self.rule_errors.is_empty() {
             return Err(CliError::Encode {
-                errors: self.rule_errors,
+                errors: self.rule_errors.into_lines(),
                 hint: Some("(--no-validate writes them anyway)".into()),
             });
         }

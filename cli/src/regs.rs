@@ -11,8 +11,7 @@ use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta
 use dmaspec::words::regs::REGFILES;
 use serde_json::{Value as Json, json};
 use std::fmt::Write as _;
-use std::io::Read;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Decode a dump of a register file's window (or, with --bundle, of one bundle
 /// element): every register's fields on the architecture, unknown bits kept raw.
@@ -154,20 +153,21 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
     Ok((b.offset + index * b.stride, b.size))
 }
 
+/// The most `--words` text read: 16 MiB. The largest window (EVT_SEM's, 1 MiB) is under
+/// 3 MB of values, with room for comments; the values are held, not the text parsed.
+const MAX_WORDS_TEXT: usize = 16 << 20;
+
 fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
     let name = input::name(args.input.as_deref());
     let mut values = Vec::new();
     let limit = usize::try_from(span / 4).unwrap_or(usize::MAX);
     if args.words {
-        let mut text = String::new();
-        input::open(args.input.as_deref())?
-            .read_to_string(&mut text)
-            .map_err(|error| CliError::Io {
-                path: name.clone(),
-                write: false,
-                error,
-            })?;
-        for (n, line) in text.lines().enumerate() {
+        let text = input::read_text(
+            args.input.as_deref().unwrap_or(Path::new("-")),
+            MAX_WORDS_TEXT,
+        )?;
+        // Past the window's last slot the dump is too long: no need to read on.
+        'lines: for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("");
             for token in line.split_whitespace() {
                 let digits = token
@@ -176,11 +176,15 @@ fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
                     .unwrap_or(token);
                 let v = u32::from_str_radix(digits, 16).map_err(|_| {
                     CliError::BadFile(format!(
-                        "{name}:{}: `{token}` is not a 32-bit hex value (--words reads one value per register slot, e.g. 0x40000000)",
-                        n + 1
+                        "{name}:{}: `{}` is not a 32-bit hex value (--words reads one value per register slot, e.g. 0x40000000)",
+                        n + 1,
+                        echo(token)
                     ))
                 })?;
                 values.push(v);
+                if values.len() > limit {
+                    break 'lines;
+                }
             }
         }
     } else {

@@ -141,7 +141,7 @@ pub fn read_list(
     path: &Path,
     take: fn(Json) -> Result<Vec<Json>, json::ListError>,
 ) -> Result<Vec<Json>, CliError> {
-    let text = super::input::read_text(path)?;
+    let text = super::input::read_text(path, super::input::MAX_DOCUMENT_BYTES)?;
     let bad =
         |e: &dyn Display| CliError::BadFile(format!("{}: {e}", super::input::name(Some(path))));
     let doc = super::document::parse(&text, super::document::is_toml(path)).map_err(|e| bad(&e))?;

@@ -199,12 +199,41 @@ fn a_text_input_that_is_not_utf8_names_the_byte_where_it_is() {
     let path = input.to_str().unwrap();
     let message = format!("{path}: line 2, column 19: byte 0xff is not UTF-8");
     exits(1, &["encode", path], &[], &message);
-    exits(1, &["klr", "lower", path], &[], &message);
+    // klr reads its list as it goes: a bare list, so the bad byte is reached.
+    let ops = temp("not-utf8-ops.json", "");
+    std::fs::write(&ops, b"[\n  {\"struct\": \"DMA_\xff\"}]").unwrap();
+    let ops = ops.to_str().unwrap();
+    exits(
+        1,
+        &["klr", "lower", ops],
+        &[],
+        &format!("{ops}: line 2, column 19: byte 0xff is not UTF-8"),
+    );
     exits(1, &["lower", "--vars", path], &[], &message);
     exits(
         1,
         &["encode", "-"],
         bad,
         "stdin: line 2, column 19: byte 0xff is not UTF-8",
+    );
+}
+
+/// A document read whole (TOML, `--vars`, an audited page) is at most 1 MiB: parsing one
+/// takes many times its size, so a larger one is refused, named, before it is parsed.
+#[test]
+fn a_document_read_whole_is_capped() {
+    let comments = "# a comment line that is long enough to add up quickly\n".repeat(20_000);
+    let toml = temp("big.toml", &comments);
+    let path = toml.to_str().unwrap();
+    let message = format!("{path} is over the 1 MiB limit of this input");
+    exits(1, &["encode", path], &[], &message);
+    exits(1, &["lower", "--vars", path, "-"], &[], &message);
+    let page = temp("big.md", &comments);
+    let page = page.to_str().unwrap();
+    exits(
+        1,
+        &["audit", page],
+        &[],
+        &format!("{page} is over the 1 MiB limit of this input"),
     );
 }

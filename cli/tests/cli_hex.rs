@@ -113,4 +113,7 @@ fn a_bad_byte_is_shown_as_a_byte_at_its_character_column() {
     );
     rejected(b"b8 1g", "line 1, column 5: 'g' is not a hex digit");
     rejected(b"b8\x00", "line 1, column 3: byte 0x00 is not a hex digit");
+    // A continuation byte with no lead byte is a character of its own (it was column 0).
+    rejected(b"\xb4", "line 1, column 1: byte 0xb4 is not a hex digit");
+    rejected(b"b8 \x80", "line 1, column 4: byte 0x80 is not a hex digit");
 }

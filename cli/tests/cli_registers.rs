@@ -438,6 +438,30 @@ fn regs_rejects_bad_dumps_with_a_message() {
         1,
         "`0x123456789` is not a 32-bit hex value",
     );
+    // A long value is cut where the message repeats it (as `check` cuts a source line);
+    // binary is refused at its first byte, not repeated.
+    let long = format!("0x5\n{}\n", "z".repeat(1 << 20));
+    let out = dmaspec(&words, long.as_bytes());
+    fails(
+        &out,
+        1,
+        &format!("stdin:2: `{}…` is not a 32-bit hex value", "z".repeat(120)),
+    );
+    assert!(
+        stderr(&out).len() < 400,
+        "{} bytes of message",
+        stderr(&out).len()
+    );
+    fails(
+        &dmaspec(&words, &[0; 1 << 20]),
+        1,
+        "stdin: line 1, column 1: byte 0x00 is NUL (the input is text, not binary)",
+    );
+    fails(
+        &dmaspec(&words, b"0x5\n0x6 \xff\n"),
+        1,
+        "stdin: line 2, column 5: byte 0xff is not UTF-8",
+    );
     // A file that is not there.
     fails(
         &dmaspec(&["regs", "UDMA_M2S", "no-such-dir/dump.bin"], &[]),

@@ -263,3 +263,31 @@ fn every_missing_field_of_every_op_is_listed() {
     );
     assert_eq!(listed, expected, "{err}");
 }
+
+/// The ops before a malformed one keep their results (written as each is lowered); none
+/// after it is lowered; every problem is listed, and a JSON document begun is closed.
+#[test]
+fn a_malformed_op_stops_the_lowering_after_the_results_before_it() {
+    let good = r#"{"op": "NcCopy", "dst": {"shape": [128, 512], "dtype": 16}, "src": {"shape": [128, 512], "dtype": 16}, "engine": 5}"#;
+    let list = format!(r#"[{good}, {{"op": "NcFoo"}}, {good}, {{"op": "NcBar"}}]"#);
+    let out = dmaspec(&["klr", "lower", "-"], list.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("#0 NcCopy → "), "{text}");
+    assert!(
+        !text.contains("#2 "),
+        "nothing after the malformed op: {text}"
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("op #1: unknown op `NcFoo`"), "{err}");
+    assert!(err.contains("op #3: unknown op `NcBar`"), "{err}");
+
+    let out = dmaspec(&["klr", "lower", "--json", "-"], list.as_bytes());
+    assert_eq!(out.status.code(), Some(1));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("a whole document");
+    assert_eq!(doc["results"].as_array().map(Vec::len), Some(1));
+    // No result, no document.
+    let out = dmaspec(&["klr", "lower", "--json", "-"], br#"[{"op": "NcFoo"}]"#);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+}

@@ -733,12 +733,29 @@ fn cli_binary_and_hex() {
     );
 }
 
+/// Binary output stops at the first word that cannot be lowered (the words before it are
+/// written as they come, so memory does not grow with the stream); every problem is listed.
 #[test]
-fn cli_errors_write_nothing_and_exit_1() {
-    let input = concat(&[real_direct2d(), pseudo(1), pseudo(9), ext()]);
+fn cli_errors_stop_the_output_and_exit_1() {
+    let input = concat(&[
+        real_direct2d(),
+        pseudo(1),
+        pseudo(9),
+        ext(),
+        real_direct2d(),
+    ]);
     let out = dmaspec(&["lower"], &input);
     assert_eq!(out.status.code(), Some(1));
-    assert!(out.stdout.is_empty(), "nothing written on error");
+    assert_eq!(
+        out.stdout,
+        real_direct2d(),
+        "the words before the first error"
+    );
+    let out = dmaspec(&["lower"], &concat(&[pseudo(9), ext(), real_direct2d()]));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "nothing before the first error");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nothing written; 1 problem(s)"));
+    let out = dmaspec(&["lower"], &input);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("word #1 at byte offset 64 (0x40): Pseudo dma indirect1d instruction must be followed by extension"),

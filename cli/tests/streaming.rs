@@ -29,42 +29,66 @@ fn peak_kib(pid: u32) -> Option<u64> {
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
 }
 
-/// Pipes `bytes` of words through `dmaspec decode [args] -`; returns (peak RSS KiB, output
-/// bytes).
-fn run(args: &[&str], total: usize) -> (u64, u64) {
-    let words = sample_words();
+/// What `dmaspec` made of a stream piped into it.
+struct Piped {
+    /// Peak RSS (KiB); 0 when the process ended before it was read.
+    peak: u64,
+    /// Bytes written into its stdin before it ended or stopped reading.
+    sent: u64,
+    /// Bytes of stdout.
+    out: u64,
+    /// The start of stderr (64 KiB at most), and its whole length.
+    err: String,
+    err_len: u64,
+    status: std::process::ExitStatus,
+}
+
+/// Pipes the chunks `chunk` makes, `total` bytes of them, into `dmaspec ARGS`, reading its
+/// output as it comes and its peak RSS (`VmHWM`) as it runs.
+fn pipe_through(
+    args: &[&str],
+    total: u64,
+    mut chunk: impl FnMut() -> Vec<u8> + Send + 'static,
+) -> Piped {
     let mut child = Command::new(env!("CARGO_BIN_EXE_dmaspec"))
-        .arg("decode")
         .args(args)
-        .arg("-")
+        .current_dir(common::root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .expect("runs dmaspec");
     let pid = child.id();
     let mut stdin = child.stdin.take().unwrap();
     let writer = thread::spawn(move || {
-        let mut sent = 0;
+        let mut sent = 0u64;
         while sent < total {
-            let n = words.len().min(total - sent);
-            if stdin.write_all(&words[..n]).is_err() {
+            let c = chunk();
+            let n = c
+                .len()
+                .min(usize::try_from(total - sent).unwrap_or(usize::MAX));
+            if stdin.write_all(&c[..n]).is_err() {
                 break;
             }
-            sent += n;
+            sent += n as u64;
         }
+        sent
     });
-    let mut stdout = child.stdout.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
     let reader = thread::spawn(move || {
-        let mut buf = vec![0u8; 1 << 16];
         let mut n = 0u64;
-        while let Ok(k) = stdout.read(&mut buf) {
-            if k == 0 {
-                break;
-            }
-            n += k as u64;
-        }
+        drain(stdout, |piece| n += piece.len() as u64);
         n
+    });
+    let stderr = child.stderr.take().unwrap();
+    let errors = thread::spawn(move || {
+        let (mut text, mut n) = (Vec::new(), 0u64);
+        drain(stderr, |piece| {
+            n += piece.len() as u64;
+            let room = (64usize << 10).saturating_sub(text.len());
+            text.extend_from_slice(&piece[..piece.len().min(room)]);
+        });
+        (String::from_utf8_lossy(&text).into_owned(), n)
     });
     // VmHWM only grows; keep the last value read before the process goes away.
     let mut peak = 0;
@@ -74,10 +98,29 @@ fn run(args: &[&str], total: usize) -> (u64, u64) {
         }
         thread::sleep(Duration::from_millis(20));
     }
-    writer.join().unwrap();
-    let out = reader.join().unwrap();
-    assert!(child.wait().unwrap().success(), "decode failed");
-    (peak, out)
+    let status = child.wait().unwrap();
+    let (err, err_len) = errors.join().unwrap();
+    Piped {
+        peak,
+        sent: writer.join().unwrap(),
+        out: reader.join().unwrap(),
+        err,
+        err_len,
+        status,
+    }
+}
+
+/// Pipes `total` bytes of words through `dmaspec decode [args] -`; returns (peak RSS KiB,
+/// output bytes).
+fn run(args: &[&str], total: usize) -> (u64, u64) {
+    let words = sample_words();
+    let p = pipe_through(
+        &[&["decode"], args, &["-"]].concat(),
+        total as u64,
+        move || words.clone(),
+    );
+    assert!(p.status.success(), "decode failed: {}", p.err);
+    (p.peak, p.out)
 }
 
 #[test]
@@ -299,4 +342,241 @@ fn stream_round_trip(extra: &[&str], mut chunk: impl FnMut() -> Vec<u8> + Send +
         missing, 0,
         "bytes sent and not encoded back (of {compared} that were)"
     );
+}
+
+/// How much of a stream [`every_verb_answers_a_large_stream_in_bounded_memory`] pipes
+/// into a verb, in MB: enough that a verb holding what it reads is over its bound (below),
+/// small enough for a debug build. `DMASPEC_STREAM_MB=1000` runs the issue's size.
+const STREAM_MB: u64 = 32;
+
+/// The bound on every verb's peak RSS, whatever the input.
+const PEAK_MIB: u64 = 100;
+
+/// The peak RSS of a verb that holds nothing of its input (about 20 MiB in a debug build),
+/// with room: a verb fed `n` bytes stays under this plus `n / 2` (and [`PEAK_MIB`]), so one
+/// that keeps what it reads is caught at the CI's size too.
+const BASE_MIB: u64 = 28;
+
+/// Every verb that reads its input from stdin, and the share of the stream it gets: the
+/// ones printing a table or JSON per word are slow in a debug build (their memory is
+/// `decode_memory_stays_flat_as_the_input_grows`'s), the rest read it all. `text` marks
+/// the verbs whose input is text: fed binary, they must stop at its first bytes.
+const VERBS: &[(&[&str], u64, bool)] = &[
+    (&["decode", "-"], 32, false),
+    (&["decode", "--json", "-"], 64, false),
+    (&["decode", "--hex", "-"], 1, true),
+    (
+        &["decode", "--struct", "SDMA_CME_BD_DESC", "-"],
+        1024,
+        false,
+    ),
+    (&["validate", "-"], 1, false),
+    (&["validate", "--hex", "-"], 1, true),
+    (&["validate", "--struct", "SDMA_CME_BD_DESC", "-"], 1, false),
+    (&["encode", "-"], 1, true),
+    (&["encode", "--struct", "SDMA_CME_BD_DESC", "-"], 1, true),
+    (&["lower", "-"], 1, false),
+    (&["lower", "--hex", "-"], 1, true),
+    (&["lower", "--json", "-"], 16, false),
+    (&["lower", "--explain", "-"], 1, false),
+    (
+        &["lower", "--hex", "--vars", "-", "samples/dge_stream.hex"],
+        1,
+        true,
+    ),
+    (&["klr", "lower", "-"], 1, true),
+    (&["klr", "lower", "--json", "-"], 1, true),
+    (&["regs", "UDMA_M2S", "-"], 1, false),
+    (&["regs", "--hex", "UDMA_M2S", "-"], 1, true),
+    (&["regs", "--words", "UDMA_M2S", "-"], 1, true),
+    (&["audit", "-"], 1, true),
+    (
+        &[
+            "audit",
+            "--check-counts",
+            "-",
+            "tests/audit/fixture_words.md",
+        ],
+        1,
+        true,
+    ),
+];
+
+/// A stream, a chunk at a time.
+type Chunks = Box<dyn FnMut() -> Vec<u8> + Send>;
+
+/// Arbitrary bytes, the same every run (xorshift64), a 64 KiB chunk at a time.
+fn random_chunks() -> impl FnMut() -> Vec<u8> + Send + 'static {
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    move || {
+        (0..1 << 16)
+            .map(|_| {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                state as u8
+            })
+            .collect()
+    }
+}
+
+/// Every verb that reads input gets a large stream of zeros, then of arbitrary bytes,
+/// through a pipe, and answers — its output, or a short error — in bounded memory, without
+/// a crash; a verb that reads text stops at the first bytes of binary.
+#[test]
+fn every_verb_answers_a_large_stream_in_bounded_memory() {
+    let mb: u64 = std::env::var("DMASPEC_STREAM_MB")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(STREAM_MB);
+    let mut failures = Vec::new();
+    for (args, share, text) in VERBS {
+        let streams: [(&str, Chunks); 2] = [
+            ("zeros", Box::new(|| vec![0u8; 1 << 16])),
+            ("random", Box::new(random_chunks())),
+        ];
+        for (what, chunk) in streams {
+            let total = mb * 1_000_000 / share;
+            let p = pipe_through(args, total, chunk);
+            let bound = PEAK_MIB.min(BASE_MIB + (total >> 21)) * 1024;
+            let longest = p.err.lines().map(str::len).max().unwrap_or(0);
+            eprintln!(
+                "{args:?} on {total} bytes of {what}: {}, peak RSS {} KiB, read {} bytes, \
+                 {} bytes out, {} bytes of messages (longest line {longest})",
+                p.status, p.peak, p.sent, p.out, p.err_len
+            );
+            let mut wrong = Vec::new();
+            if p.peak > bound {
+                wrong.push(format!("peak RSS {} KiB, over {bound} KiB", p.peak));
+            }
+            if !matches!(p.status.code(), Some(0 | 1)) {
+                wrong.push(format!("{} (a crash, not an answer)", p.status));
+            }
+            if p.err.contains("panicked") {
+                wrong.push("panicked".into());
+            }
+            // Exit 0 is an answer even when silent (`validate`: every word valid).
+            if p.status.code() == Some(1) && p.err.trim().is_empty() {
+                wrong.push("exit 1 without a message".into());
+            }
+            if longest > 300 || p.err_len > 32 << 10 {
+                wrong.push(format!(
+                    "{} bytes of messages, the longest line {longest} bytes",
+                    p.err_len
+                ));
+            }
+            if *text && p.sent > 4 << 20 {
+                wrong.push(format!(
+                    "read {} bytes of binary before stopping (a text verb)",
+                    p.sent
+                ));
+            }
+            if !wrong.is_empty() {
+                failures.push(format!("{args:?} on {what}: {}", wrong.join("; ")));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// How many times `klr_lower_writes_each_op_as_it_is_lowered` repeats the 17 ops of
+/// `samples/klr/leaves.json` (6,800 ops, 1.2 MB: the table was 4.4 KB an op, the JSON
+/// 22 KB, before they were written op by op).
+const KLR_REPEATS: usize = 400;
+
+/// `klr lower` (table and JSON) writes each op's result as it is lowered: its memory does
+/// not grow with the number of ops.
+#[test]
+fn klr_lower_writes_each_op_as_it_is_lowered() {
+    let text = std::fs::read_to_string(common::root().join("samples/klr/leaves.json")).unwrap();
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let ops: Vec<String> = doc["ops"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|op| op.to_string())
+        .collect();
+    let body = ops.join(",");
+    // `[`, the ops KLR_REPEATS times, `]`: a chunk each.
+    let pieces: Vec<Vec<u8>> = std::iter::once("[".to_string())
+        .chain((0..KLR_REPEATS).map(|i| format!("{}{body}", if i > 0 { "," } else { "" })))
+        .chain(std::iter::once("]".to_string()))
+        .map(String::into_bytes)
+        .collect();
+    let total: usize = pieces.iter().map(Vec::len).sum();
+    for args in [&["klr", "lower", "-"][..], &["klr", "lower", "--json", "-"]] {
+        let mut next = pieces.clone().into_iter();
+        let p = pipe_through(args, total as u64, move || next.next().unwrap_or_default());
+        eprintln!(
+            "{args:?} on {} ops ({total} bytes): peak RSS {} KiB, {} bytes out",
+            ops.len() * KLR_REPEATS,
+            p.peak,
+            p.out
+        );
+        assert!(p.status.success(), "{args:?}: {}", p.err);
+        assert!(p.out > 1 << 20, "{args:?}: only {} bytes out", p.out);
+        assert!(
+            p.peak <= BASE_MIB * 1024,
+            "{args:?}: peak RSS {} KiB for {} ops, over {BASE_MIB} MiB",
+            p.peak,
+            ops.len() * KLR_REPEATS
+        );
+    }
+}
+
+/// One element of a JSON list larger than `dmaspec::json::MAX_ELEMENT_BYTES` (a string
+/// that never ends) is refused, not held: `encode` and `klr lower` read their lists an
+/// element at a time.
+#[test]
+fn a_list_element_over_the_limit_is_refused_not_held() {
+    let max = dmaspec::json::MAX_ELEMENT_BYTES;
+    for (args, open) in [
+        (
+            &["encode", "-"][..],
+            &br#"{"instructions": [{"struct": ""#[..],
+        ),
+        (&["klr", "lower", "-"], br#"[{"op": "NcCopy"}, {"op": ""#),
+    ] {
+        let mut first = Some(open.to_vec());
+        let total = open.len() as u64 + max + (4 << 20);
+        let p = pipe_through(args, total, move || {
+            first.take().unwrap_or_else(|| vec![b'a'; 1 << 16])
+        });
+        eprintln!("{args:?}: peak RSS {} KiB: {}", p.peak, p.err.trim());
+        assert_eq!(p.status.code(), Some(1), "{args:?}: {}", p.err);
+        assert!(
+            p.err.contains(&format!("is over {} MiB", max >> 20)),
+            "{args:?}: {}",
+            p.err
+        );
+        assert!(p.sent < max + (2 << 20), "{args:?}: read {} bytes", p.sent);
+        assert!(
+            p.peak <= PEAK_MIB * 1024,
+            "{args:?}: peak RSS {} KiB",
+            p.peak
+        );
+    }
+}
+
+/// `encode` of a long list of bad instructions lists the first problems and counts the
+/// rest: its message (once a line per instruction, 106 MB for 200,000) and memory do not
+/// grow with the list.
+#[test]
+fn encode_lists_the_first_problems_of_a_long_bad_list() {
+    const BAD: usize = 5_000;
+    let list = format!("[{}]", vec![r#"{"struct":"NOPE"}"#; BAD].join(","));
+    let total = list.len() as u64;
+    let mut once = Some(list.into_bytes());
+    let p = pipe_through(&["encode", "-"], total, move || {
+        once.take().unwrap_or_default()
+    });
+    assert_eq!(p.status.code(), Some(1), "{}", p.err);
+    assert!(
+        p.err
+            .contains("instruction 0 (NOPE): unknown struct `NOPE`"),
+        "{}",
+        p.err
+    );
+    assert!(p.err.contains("… and 4900 more"), "{}", p.err);
+    assert!(p.err_len < 64 << 10, "{} bytes of messages", p.err_len);
 }

@@ -267,34 +267,60 @@ impl SpecError {
     fn snippet(&self) -> (String, Range<usize>, usize) {
         let (text, span) = self.excerpt();
         let line_start = text.len() - self.source_line.len() - 1;
-        let line = &self.source_line;
-        let chars = line.chars().count();
-        if chars <= SNIPPET_WIDTH {
+        let Some(shown) = cut(&self.source_line, self.column.max(1) - 1, SNIPPET_WIDTH) else {
             return (text, span, 0);
-        }
-        // Byte offset of every char boundary, by character index.
-        let at = |c: usize| line.char_indices().nth(c).map_or(line.len(), |(i, _)| i);
-        let col = self.column.max(1) - 1;
-        let first = col
-            .saturating_sub(SNIPPET_WIDTH / 3)
-            .min(chars - SNIPPET_WIDTH);
-        let last = first + SNIPPET_WIDTH;
-        let (from, to) = (at(first), at(last));
-        let mut cut = "\n".repeat(self.line.max(1) - 1);
-        let lead = if first > 0 { "…" } else { "" };
-        cut.push_str(lead);
-        let base = cut.len();
-        cut.push_str(&line[from..to]);
-        if last < chars {
-            cut.push('…');
-        }
-        cut.push('\n');
+        };
+        let lead = usize::from(shown.first > 0);
+        let mut out = "\n".repeat(self.line.max(1) - 1);
+        let base = out.len() + lead * '…'.len_utf8();
+        out.push_str(&shown.text);
+        out.push('\n');
         // The span, from where it starts in the line, clipped to what is shown.
+        let (from, to) = (shown.bytes.start, shown.bytes.end);
         let start = (span.start - line_start).clamp(from, to);
         let end = (span.end - line_start).clamp(start, to);
-        let shift = first - lead.chars().count();
-        (cut, base + start - from..base + end - from, shift)
+        (
+            out,
+            base + start - from..base + end - from,
+            shown.first - lead,
+        )
     }
+}
+
+/// A line cut to show part of it: the text shown, `…` where it was cut.
+pub struct Cut {
+    pub text: String,
+    /// The bytes of the line shown.
+    pub bytes: Range<usize>,
+    /// The index of the first character shown.
+    pub first: usize,
+}
+
+/// `line` cut to `width` of its characters around character `col` (from 0; it is shown a
+/// third of the way in), or `None` when it fits.
+pub fn cut(line: &str, col: usize, width: usize) -> Option<Cut> {
+    let chars = line.chars().count();
+    if chars <= width {
+        return None;
+    }
+    // Byte offset of every char boundary, by character index.
+    let at = |c: usize| line.char_indices().nth(c).map_or(line.len(), |(i, _)| i);
+    let first = col.saturating_sub(width / 3).min(chars - width);
+    let last = first + width;
+    let (from, to) = (at(first), at(last));
+    let mut text = String::new();
+    if first > 0 {
+        text.push('…');
+    }
+    text.push_str(&line[from..to]);
+    if last < chars {
+        text.push('…');
+    }
+    Some(Cut {
+        text,
+        bytes: from..to,
+        first,
+    })
 }
 
 /// A spec file's text, for turning byte spans into lines and columns.

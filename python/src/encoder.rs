@@ -110,7 +110,7 @@ impl Encoder {
             return Err(raise(
                 py,
                 CliError::Encode {
-                    errors: checked.errors,
+                    errors: checked.errors.into_lines(),
                     hint: Some(reject_hint(self.arch)),
                 },
             ));

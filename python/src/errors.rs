@@ -29,7 +29,7 @@ pub fn raise(py: Python<'_>, e: CliError) -> PyErr {
         }
         CliError::Usage(_) => exception(py, "UsageError", message, None),
         CliError::Encode { errors, .. } => exception(py, "EncodeError", message, Some(errors)),
-        CliError::Lower { errors, .. } => exception(py, "LowerError", message, Some(errors)),
+        CliError::Lower { errors, .. } => exception(py, "LowerError", message, Some(&errors.lines)),
         _ => exception(py, "Error", message, None),
     }
 }

@@ -59,6 +59,9 @@ pub enum ListError {
     },
     /// The document could not be read ([`for_each_instruction`](super::for_each_instruction)).
     Io(std::io::Error),
+    /// Element `index` of the list (counted from 0) is over `max` bytes
+    /// ([`for_each_instruction`](super::for_each_instruction) does not hold it).
+    TooLarge { index: usize, max: u64 },
 }
 
 impl fmt::Display for ListError {
@@ -72,6 +75,9 @@ impl fmt::Display for ListError {
                  (the input is UTF-8 text)"
             ),
             ListError::Io(e) => write!(f, "{e}"),
+            ListError::TooLarge { index, max } => {
+                write!(f, "element {index} of the list is over {} MiB", max >> 20)
+            }
         }
     }
 }

@@ -31,7 +31,7 @@ pub use encode::{
 };
 pub use fields::{JsonFields, hex_string, leaf_json, raw_bits};
 pub use path::PathStack;
-pub use stream::{for_each_instruction, for_each_record};
+pub use stream::{MAX_ELEMENT_BYTES, for_each_in, for_each_instruction, for_each_record};
 pub use strict::{Strict, from_str_strict};
 
 /// The smallest instruction object [`encode_all`] reads back as `bytes`: `struct` and

@@ -12,8 +12,10 @@
 //! assert_eq!((n, words[0].as_ref().unwrap()[13]), (1, 5));
 //! ```
 
+use core::cell::Cell;
 use core::fmt;
 use std::io::{self, BufRead, Read};
+use std::rc::Rc;
 
 use serde::de::{self, DeserializeSeed, Deserializer as _, IgnoredAny, MapAccess, SeqAccess};
 use serde_json::Value as Json;
@@ -27,29 +29,40 @@ use super::encode::ListError;
 /// list, an I/O error) ends the reading, after the instructions before it were handed on.
 pub fn for_each_instruction(
     reader: impl BufRead,
-    each: impl FnMut(usize, Json),
+    mut each: impl FnMut(usize, Json),
 ) -> Result<usize, ListError> {
-    for_each_under(reader, "instructions", each)
+    for_each_in(reader, "instructions", false, |i, v| {
+        each(i, v);
+        true
+    })
 }
 
 /// [`for_each_instruction`] for `{"records": [...]}` (what `decode --struct --json` prints).
 pub fn for_each_record(
     reader: impl BufRead,
-    each: impl FnMut(usize, Json),
+    mut each: impl FnMut(usize, Json),
 ) -> Result<usize, ListError> {
-    for_each_under(reader, "records", each)
+    for_each_in(reader, "records", false, |i, v| {
+        each(i, v);
+        true
+    })
 }
 
-fn for_each_under<R: BufRead>(
+/// [`for_each_instruction`] for any list: a bare array, or an object with the list under
+/// `key` (its only key when `alone`, else the others are skipped). `each` returns false to
+/// stop reading there (the count is then of the elements handed on).
+pub fn for_each_in<R: BufRead>(
     mut reader: R,
     key: &'static str,
-    mut each: impl FnMut(usize, Json),
+    alone: bool,
+    mut each: impl FnMut(usize, Json) -> bool,
 ) -> Result<usize, ListError> {
     let bom = {
         let head = reader.fill_buf().map_err(ListError::Io)?;
         head.starts_with(b"\xef\xbb\xbf")
     };
-    let mut checked = Utf8Checked::new(reader);
+    let taken = Rc::new(Cell::new(0));
+    let mut checked = Utf8Checked::new(reader, taken.clone());
     if bom {
         // The mark counts as the first character of line 1, as when the text is read whole.
         let mut mark = [0u8; 3];
@@ -58,9 +71,12 @@ fn for_each_under<R: BufRead>(
     let mut de = serde_json::Deserializer::from_reader(checked);
     let mut list = List {
         key,
+        alone,
         each: &mut each,
         count: 0,
         not_a_list: false,
+        stopped: false,
+        taken,
     };
     let parsed = (&mut de)
         .deserialize_any(Top(&mut list))
@@ -68,28 +84,50 @@ fn for_each_under<R: BufRead>(
     let (count, not_a_list) = (list.count, list.not_a_list);
     match parsed {
         Ok(()) => Ok(count),
+        Err(_) if list.stopped => Ok(count),
         Err(_) if not_a_list => Err(ListError::NotAList(key)),
-        Err(e) if e.is_io() => Err(read_error(e)),
+        Err(e) if e.is_io() => Err(read_error(e, count)),
         Err(e) => Err(ListError::Json(e)),
     }
 }
 
+/// The most bytes one element of a list may take (with what comes before it since the
+/// element before): 16 MiB, as a spec file. An instruction is a few KB; a larger element
+/// is refused rather than held.
+pub const MAX_ELEMENT_BYTES: u64 = 16 << 20;
+
+/// An element over [`MAX_ELEMENT_BYTES`].
+#[derive(Debug)]
+struct TooLarge;
+
+impl fmt::Display for TooLarge {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an element over {} MiB", MAX_ELEMENT_BYTES >> 20)
+    }
+}
+
+impl std::error::Error for TooLarge {}
+
 /// A reading error as a [`ListError`]: the byte that is not UTF-8 [`Utf8Checked`] found,
-/// or the I/O error.
-fn read_error(e: serde_json::Error) -> ListError {
+/// element `index` over [`MAX_ELEMENT_BYTES`], or the I/O error.
+fn read_error(e: serde_json::Error, index: usize) -> ListError {
     // serde_json hands back the `io::Error` it was given.
     let e = io::Error::from(e);
-    match e
-        .get_ref()
-        .and_then(|inner| inner.downcast_ref::<NotUtf8>())
-    {
-        Some(bad) => ListError::NotUtf8 {
+    let inner = e.get_ref();
+    if let Some(bad) = inner.and_then(|i| i.downcast_ref::<NotUtf8>()) {
+        return ListError::NotUtf8 {
             line: bad.line,
             column: bad.column,
             byte: bad.byte,
-        },
-        None => ListError::Io(e),
+        };
     }
+    if inner.is_some_and(|i| i.is::<TooLarge>()) {
+        return ListError::TooLarge {
+            index,
+            max: MAX_ELEMENT_BYTES,
+        };
+    }
+    ListError::Io(e)
 }
 
 /// Where the first byte that is not UTF-8 is (line and column from 1, in characters).
@@ -126,10 +164,12 @@ struct Utf8Checked<R> {
     line: usize,
     /// Characters before the next one on its line.
     column: usize,
+    /// Bytes passed on since the last element of the list ended (the list resets it).
+    taken: Rc<Cell<u64>>,
 }
 
 impl<R: Read> Utf8Checked<R> {
-    fn new(inner: R) -> Self {
+    fn new(inner: R, taken: Rc<Cell<u64>>) -> Self {
         Utf8Checked {
             inner,
             buf: vec![0; 1 << 16].into_boxed_slice(),
@@ -138,6 +178,7 @@ impl<R: Read> Utf8Checked<R> {
             end: 0,
             line: 1,
             column: 0,
+            taken,
         }
     }
 
@@ -191,26 +232,41 @@ impl<R: Read> Read for Utf8Checked<R> {
             self.refill()?;
         }
         let n = out.len().min(self.valid - self.start);
+        let taken = self.taken.get() + n as u64;
+        if taken > MAX_ELEMENT_BYTES {
+            return Err(io::Error::new(io::ErrorKind::InvalidData, TooLarge));
+        }
+        self.taken.set(taken);
         out[..n].copy_from_slice(&self.buf[self.start..self.start + n]);
         self.start += n;
         Ok(n)
     }
 }
 
-/// The state shared by the visitors: the key to look under, the callback, how many
-/// instructions went to it, and whether the document turned out not to hold a list.
+/// The state shared by the visitors: the key to look under (and whether it must be the
+/// only one), the callback, how many instructions went to it, whether the document turned
+/// out not to hold a list and whether the callback stopped the reading.
 struct List<'f, F> {
     key: &'static str,
+    alone: bool,
     each: &'f mut F,
     count: usize,
     not_a_list: bool,
+    stopped: bool,
+    /// What the reader passed on since the last element ended.
+    taken: Rc<Cell<u64>>,
 }
 
-impl<F: FnMut(usize, Json)> List<'_, F> {
+impl<F: FnMut(usize, Json) -> bool> List<'_, F> {
     fn elements<'de, A: SeqAccess<'de>>(&mut self, mut seq: A) -> Result<(), A::Error> {
         while let Some(super::strict::Strict(v)) = seq.next_element()? {
-            (self.each)(self.count, v);
+            self.taken.set(0);
+            let more = (self.each)(self.count, v);
             self.count += 1;
+            if !more {
+                self.stopped = true;
+                return Err(de::Error::custom("stopped"));
+            }
         }
         Ok(())
     }
@@ -233,7 +289,7 @@ macro_rules! not_a_list {
 /// The document: a bare array, or an object with the list under `key`.
 struct Top<'l, 'f, F>(&'l mut List<'f, F>);
 
-impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Top<'_, '_, F> {
+impl<'de, F: FnMut(usize, Json) -> bool> de::Visitor<'de> for Top<'_, '_, F> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -247,7 +303,9 @@ impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Top<'_, '_, F> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let mut found = false;
         while let Some(k) = map.next_key::<String>()? {
-            if k != self.0.key {
+            if k != self.0.key && self.0.alone {
+                return self.0.not_a_list();
+            } else if k != self.0.key {
                 map.next_value::<IgnoredAny>()?;
             } else if found {
                 return Err(de::Error::custom(format_args!("duplicate key `{k}`")));
@@ -272,7 +330,7 @@ impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Top<'_, '_, F> {
 /// The value under `key`: it must be an array.
 struct Under<'l, 'f, F>(&'l mut List<'f, F>);
 
-impl<'de, F: FnMut(usize, Json)> DeserializeSeed<'de> for Under<'_, '_, F> {
+impl<'de, F: FnMut(usize, Json) -> bool> DeserializeSeed<'de> for Under<'_, '_, F> {
     type Value = ();
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
@@ -280,7 +338,7 @@ impl<'de, F: FnMut(usize, Json)> DeserializeSeed<'de> for Under<'_, '_, F> {
     }
 }
 
-impl<'de, F: FnMut(usize, Json)> de::Visitor<'de> for Under<'_, '_, F> {
+impl<'de, F: FnMut(usize, Json) -> bool> de::Visitor<'de> for Under<'_, '_, F> {
     type Value = ();
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
