@@ -8,7 +8,7 @@ use serde_spanned::Spanned;
 use super::names::check_ident;
 use super::nesting::{self, Room};
 use super::{FileId, Loader, Scope};
-use crate::diagnostics::{did_you_mean, sorted_keys};
+use crate::diagnostics::{sorted_keys, suggest_or_list};
 use crate::model::*;
 use crate::schema::*;
 
@@ -528,14 +528,13 @@ fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String>
             name: text.to_string(),
             index,
         }),
-        None => match did_you_mean(text, scope.types.keys().map(String::as_str).chain(INTS)) {
-            Some(guess) => Err(format!("unknown type `{text}`; did you mean `{guess}`?")),
-            None => Err(format!(
-                "unknown type `{text}` (built-in: {}; declared: {})",
-                INTS.join(" "),
-                sorted_keys(&scope.types)
-            )),
-        },
+        None => {
+            let known = INTS.into_iter().chain(sorted_keys(&scope.types));
+            Err(format!(
+                "unknown type `{text}`{}",
+                suggest_or_list(text, known)
+            ))
+        }
     }
 }
 
