@@ -19,6 +19,7 @@ pub mod validate;
 pub mod describe;
 pub mod error;
 pub mod input;
+pub mod names;
 pub mod output;
 pub mod progress;
 pub mod records;

@@ -3,7 +3,8 @@
 
 use super::CliError;
 use super::input::{self, WordReader};
-use super::registers::{bits, did_you_mean, find, names, split_index};
+use super::names::{did_you_mean, hint, named};
+use super::registers::{bits, find, names, split_index};
 use dmaspec::Arch;
 use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
 use dmaspec::words::regs::REGFILES;
@@ -52,9 +53,10 @@ impl Window {
 }
 
 pub fn run(args: &RegsArgs) -> Result<(), CliError> {
-    let file = find(&args.file).ok_or_else(|| {
+    let file = find(&args.file).map_err(|guess| {
+        let hint = hint(guess);
         CliError::Usage(format!(
-            "no register file `{}` (register files: {})",
+            "no register file `{}`{hint} (register files: {})",
             args.file,
             names(REGFILES, |f| f.name)
         ))
@@ -113,24 +115,22 @@ pub fn run(args: &RegsArgs) -> Result<(), CliError> {
 fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64), CliError> {
     let (name, index) = split_index(spec)?;
     let index = index.unwrap_or(0);
-    let b = (file.bundles.iter())
-        .find(|b| b.name == name && b.archs.contains(&arch))
-        .ok_or_else(|| {
-            let here: Vec<&'static BundleMeta> = (file.bundles.iter())
-                .filter(|b| b.archs.contains(&arch))
-                .collect();
-            let elsewhere = (file.bundles.iter())
-                .find(|b| b.name == name)
-                .map_or(String::new(), |b| {
-                    format!(" (it is on {})", b.archs.join(", "))
-                });
-            CliError::Usage(format!(
-                "`{}` has no bundle `{name}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
-                file.name,
-                did_you_mean(name, here.iter().map(|b| b.name)),
-                names(&here, |b| b.name)
-            ))
-        })?;
+    let here: Vec<&BundleMeta> = (file.bundles.iter())
+        .filter(|b| b.archs.contains(&arch))
+        .collect();
+    let b = named(&here, |b| b.name, name).map(|b| *b).map_err(|_| {
+        let elsewhere = (file.bundles.iter())
+            .find(|b| b.name == name)
+            .map_or(String::new(), |b| {
+                format!(" (it is on {})", b.archs.join(", "))
+            });
+        CliError::Usage(format!(
+            "`{}` has no bundle `{name}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
+            file.name,
+            did_you_mean(name, here.iter().map(|b| b.name)),
+            names(&here, |b| b.name)
+        ))
+    })?;
     if index >= b.count {
         return Err(CliError::Usage(format!(
             "`{name}` has {} element(s): index {index} is out of range",

@@ -819,7 +819,7 @@ impl Loader {
     fn access(&mut self, at: FileId, a: &Spanned<String>) -> Option<Access> {
         let access = Access::parse(a.get_ref());
         if access.is_none() {
-            let hint = suggest(&a.get_ref().to_ascii_uppercase(), ["RW", "RO", "WO"]);
+            let hint = suggest(a.get_ref(), ["RW", "RO", "WO"]);
             self.err(
                 at,
                 a.span(),
