@@ -2,9 +2,9 @@
 //! encode's and the CLI's errors, by the rule the spec loader's suggestions follow.
 
 /// The name `typed` most likely misspells, by the rule the spec loader's suggestions
-/// follow: equal but for case; else one that starts or ends with it or it with the name,
-/// the shorter at least half the longer (a name renamed with a suffix), the least added
-/// first; else within a third of its length in edits, the closest first.
+/// follow: equal but for case; else one that starts or ends with it and is at most twice as
+/// long (a name renamed with a suffix), the least added first; else within a third of its
+/// length in edits, the closest first.
 ///
 /// ```
 /// use dmaspec::names::nearest;
@@ -27,16 +27,11 @@ fn closeness(typed: &str, n: &str) -> Option<(u8, usize)> {
         return Some((0, 0));
     }
     let (t, l) = (typed.to_ascii_lowercase(), n.to_ascii_lowercase());
-    let (short, long) = if t.len() <= l.len() {
-        (&t, &l)
-    } else {
-        (&l, &t)
-    };
-    if short.len() >= 3
-        && short.len() * 2 >= long.len()
-        && (long.starts_with(short.as_str()) || long.ends_with(short.as_str()))
+    if t.len() >= 3
+        && t.len() * 2 >= l.len()
+        && (l.starts_with(t.as_str()) || l.ends_with(t.as_str()))
     {
-        return Some((1, long.len() - short.len()));
+        return Some((1, l.len() - t.len()));
     }
     let len = typed.chars().count();
     let limit = (len.max(3) / 3).min(len.saturating_sub(1));

@@ -373,10 +373,9 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 /// The candidate `word` most likely misspells, by the rule `dmaspec::names::nearest` follows
 /// too (the generator cannot depend on the library): equal but for case; else one that
-/// starts or ends with it or it with the candidate, the shorter at least half the longer (a
-/// name renamed with a suffix: `HEADER` for `HEADER_V2`), the least added first; else
-/// within a third of its length in edits (transpositions count once) and not all of it,
-/// the closest first.
+/// starts or ends with it and is at most twice as long (a name renamed with a suffix:
+/// `HEADER_V2` for `HEADER`), the least added first; else within a third of its length in
+/// edits (transpositions count once) and not all of it, the closest first.
 pub(crate) fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
@@ -396,16 +395,11 @@ fn closeness(word: &str, c: &str) -> Option<(u8, usize)> {
         return Some((0, 0));
     }
     let (w, l) = (word.to_ascii_lowercase(), c.to_ascii_lowercase());
-    let (short, long) = if w.len() <= l.len() {
-        (&w, &l)
-    } else {
-        (&l, &w)
-    };
-    if short.len() >= 3
-        && short.len() * 2 >= long.len()
-        && (long.starts_with(short.as_str()) || long.ends_with(short.as_str()))
+    if w.len() >= 3
+        && w.len() * 2 >= l.len()
+        && (l.starts_with(w.as_str()) || l.ends_with(w.as_str()))
     {
-        return Some((1, long.len() - short.len()));
+        return Some((1, l.len() - w.len()));
     }
     let len = word.chars().count();
     let limit = (len.max(3) / 3).min(len.saturating_sub(1));
