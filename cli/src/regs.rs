@@ -118,7 +118,7 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
     let here: Vec<&BundleMeta> = (file.bundles.iter())
         .filter(|b| b.archs.contains(&arch))
         .collect();
-    let b = named(&here, |b| b.name, name).map(|b| *b).map_err(|_| {
+    let b = named(&here, |b| b.name, name).copied().map_err(|_| {
         let elsewhere = (file.bundles.iter())
             .find(|b| b.name == name)
             .map_or(String::new(), |b| {

@@ -47,6 +47,9 @@ fn errors_after(file: &str, text: &str, with: &str) -> Vec<SpecError> {
         .0
 }
 
+/// The word file most slips are made in.
+const DIRECT2D: &str = "words/dma_direct2d.toml";
+
 /// The one error of `errs`: in `file`, saying `message`, and short.
 #[track_caller]
 fn only(errs: &[SpecError], file: &str, message: &str) -> SpecError {
@@ -127,32 +130,24 @@ fn a_renamed_type_suggests_its_new_name() {
             &format!("name = \"{new}\""),
         );
         let message = format!("unknown type `{old}`; did you mean `{new}`?");
-        only(&errs, "words/dma_direct2d.toml", &message);
+        only(&errs, DIRECT2D, &message);
     }
 }
 
 #[test]
 fn an_unknown_name_lists_only_the_nearest_few() {
-    let errs = errors_after(
-        "words/dma_direct2d.toml",
-        "type = \"HEADER\"",
-        "type = \"HDR_WORD\"",
-    );
-    let e = only(
-        &errs,
-        "words/dma_direct2d.toml",
-        "unknown type `HDR_WORD` (nearest of ",
-    );
+    let errs = errors_after(DIRECT2D, "type = \"HEADER\"", "type = \"HDR_WORD\"");
+    let e = only(&errs, DIRECT2D, "unknown type `HDR_WORD` (nearest of ");
     assert_eq!(e.message.matches(", ").count(), 7, "{e}");
 }
 
 #[test]
 fn a_misspelt_table_is_the_only_error() {
     // `[[strcut]]` leaves the word's `[[struct.field]]` tables in a `struct` of their own.
-    let errs = errors_after("words/dma_direct2d.toml", "[[struct]]", "[[strcut]]");
+    let errs = errors_after(DIRECT2D, "[[struct]]", "[[strcut]]");
     let e = only(
         &errs,
-        "words/dma_direct2d.toml",
+        DIRECT2D,
         "unknown table `strcut`; did you mean `struct`?",
     );
     assert_eq!((e.line, e.column), (3, 3));

@@ -115,7 +115,6 @@ fn unknown_field(message: &str) -> Option<(&str, Vec<&str>)> {
 /// `[[struct.field]]`, which makes an implicit `struct`), that table's keys move into the
 /// renamed value (its last element, for an array of tables), as the author meant them.
 /// Returns the value removed, if it was (`None`: the key was not found).
-#[allow(clippy::type_complexity)]
 fn rename_key<'i>(
     table: &mut DeTable<'i>,
     span: &Range<usize>,
