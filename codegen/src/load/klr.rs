@@ -34,10 +34,9 @@ impl Loader {
                 m.enums.push(t);
             }
         }
-        let has_body = parts
-            .iter()
-            .any(|(_, k)| !k.layout.is_empty() || !k.leaf.is_empty());
-        if m.enums.is_empty() && has_body {
+        let layouts = parts.iter().flat_map(|(_, k)| &k.layout);
+        let names_enum = layouts.flat_map(|l| &l.field).any(|f| f.enum_.is_some());
+        if m.enums.is_empty() && names_enum {
             // The nodes and leaves cannot be checked without the enums they name.
             let root = self.missing(
                 "klr/enums.toml",
