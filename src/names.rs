@@ -1,5 +1,8 @@
 //! Suggesting the name a user most likely meant (feature `std`): the "did you mean" of
-//! encode's and the CLI's errors, by the rule the spec loader's suggestions follow.
+//! encode's and the CLI's errors, by the rule the spec loader's suggestions follow; and
+//! echoing what a user typed in a message without repeating all of it ([`echo`]).
+
+use std::borrow::Cow;
 
 /// The name `typed` most likely misspells, by the rule the spec loader's suggestions
 /// follow: equal but for case; else one that starts or ends with it and is at most twice as
@@ -26,17 +29,28 @@ fn closeness(typed: &str, n: &str) -> Option<(u8, usize)> {
     if n.eq_ignore_ascii_case(typed) {
         return Some((0, 0));
     }
-    let (t, l) = (typed.to_ascii_lowercase(), n.to_ascii_lowercase());
-    if t.len() >= 3
-        && t.len() * 2 >= l.len()
-        && (l.starts_with(t.as_str()) || l.ends_with(t.as_str()))
-    {
-        return Some((1, l.len() - t.len()));
+    if extends(n, typed) {
+        return Some((1, n.len() - typed.len()));
     }
     let len = typed.chars().count();
     let limit = (len.max(3) / 3).min(len.saturating_sub(1));
+    // The length difference bounds the edits from below: a name it rules out costs
+    // nothing (a 10 MB typo is compared with no name).
+    if n.chars().count().abs_diff(len) > limit {
+        return None;
+    }
     let d = edits(typed, n);
     (d <= limit).then_some((2, d))
+}
+
+/// Whether `n` starts or ends with `typed` (of 3 characters or more), in any case, and is
+/// at most twice as long.
+fn extends(n: &str, typed: &str) -> bool {
+    let same = |part: Option<&str>| part.is_some_and(|p| p.eq_ignore_ascii_case(typed));
+    let cut = n.len().wrapping_sub(typed.len());
+    typed.len() >= 3
+        && (typed.len()..=2 * typed.len()).contains(&n.len())
+        && (same(n.get(..typed.len())) || same(n.get(cut..)))
 }
 
 /// The one of `names` that `typed` names, the same rule for every name a user types: the
@@ -83,4 +97,54 @@ fn edits(a: &str, b: &str) -> usize {
         }
     }
     row[b.len()]
+}
+
+/// How many characters of a name or value a message repeats ([`echo`]).
+pub const ECHO_WIDTH: usize = 60;
+
+/// `text` as a message repeats it: whole when it has at most [`ECHO_WIDTH`] characters,
+/// else its start, `…` and how long it is, so that no message grows with the input.
+///
+/// ```
+/// use dmaspec::names::echo;
+///
+/// assert_eq!(echo("DMA_DIRECT2D"), "DMA_DIRECT2D");
+/// let long = "X".repeat(1_000_000);
+/// assert_eq!(echo(&long), format!("{}… (1000000 characters)", &long[..60]));
+/// ```
+pub fn echo(text: &str) -> Cow<'_, str> {
+    echo_within(text, ECHO_WIDTH)
+}
+
+/// [`echo`] with room for `width` characters (a path's, say).
+pub fn echo_within(text: &str, width: usize) -> Cow<'_, str> {
+    match text.char_indices().nth(width) {
+        None => Cow::Borrowed(text),
+        Some((cut, _)) => {
+            let n = text.chars().count();
+            Cow::Owned(format!("{}… ({n} characters)", &text[..cut]))
+        }
+    }
+}
+
+/// How many names [`listing`] lists; more are counted.
+pub const LISTED: usize = 12;
+
+/// The names a message offers: `one of: a, b, c` when there are at most [`LISTED`], else
+/// how many `what` there are and the command (`lists`) that lists them, so that a long
+/// enum or word does not fill the message.
+///
+/// ```
+/// use dmaspec::names::listing;
+///
+/// assert_eq!(listing(&["a", "b"], "fields", "`x`"), "one of: a, b");
+/// let many = ["n"; 20];
+/// assert_eq!(listing(&many, "fields", "`dmaspec explain W`"), "20 fields; `dmaspec explain W` lists them");
+/// ```
+pub fn listing(names: &[&str], what: &str, lists: &str) -> String {
+    if names.len() <= LISTED {
+        format!("one of: {}", names.join(", "))
+    } else {
+        format!("{} {what}; {lists} lists them", names.len())
+    }
 }

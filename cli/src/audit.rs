@@ -24,10 +24,14 @@ pub enum Format {
 #[derive(clap::Args)]
 pub struct AuditArgs {
     /// Spec directory.
-    #[arg(long, default_value = "spec")]
+    #[arg(long, default_value = super::error::DEFAULT_SPEC)]
     pub spec: PathBuf,
     #[arg(long, value_enum, default_value = "text")]
     pub format: Format,
+    /// Each row on one line, as long as it is; by default the text is wrapped to 120
+    /// columns.
+    #[arg(long)]
+    pub wide: bool,
     /// Exit 1 and print the changed rows when the counts differ from this file.
     #[arg(long, value_name = "FILE")]
     pub check_counts: Option<PathBuf>,
@@ -39,6 +43,8 @@ pub struct AuditArgs {
 }
 
 pub fn run(args: &AuditArgs) -> Result<(), CliError> {
+    super::table::set_wide(args.wide);
+    super::error::missing_default_spec(&args.spec, "--spec")?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     let mut reports = Vec::new();
     for page in &args.pages {
@@ -67,7 +73,7 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
             let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
             super::output::print(&format!("{text}\n"))?;
         }
-        Format::Text => super::output::print(&render(&reports))?,
+        Format::Text => super::output::print(&super::table::fit_text(&render(&reports)))?,
     }
     match &args.check_counts {
         Some(file) => check(file, &counts),
@@ -100,6 +106,8 @@ fn aspect(a: Aspect) -> &'static str {
         Aspect::Width => "width",
         Aspect::Name => "name",
         Aspect::Type => "type",
+        Aspect::Access => "access",
+        Aspect::Reset => "reset",
     }
 }
 
@@ -139,9 +147,13 @@ fn table(out: &mut String, page: &str, t: &TableReport) {
         return;
     };
     let c = &t.counts;
+    let arch = t
+        .arch
+        .as_ref()
+        .map_or(String::new(), |a| format!(" on {a}"));
     let _ = writeln!(
         out,
-        "  {page}:{}: {}{caption} -> {item}: {} exact, {} explained, {} unexplained, {} missing",
+        "  {page}:{}: {}{caption} -> {item}{arch}: {} exact, {} explained, {} unexplained, {} missing",
         t.line, t.section, c.exact, c.explained, c.unexplained, c.missing
     );
     for row in t.rows.iter().filter(|r| r.verdict != Verdict::Exact) {

@@ -21,7 +21,7 @@ pub enum Format {
 #[derive(clap::Args)]
 pub struct CheckArgs {
     /// Spec directory.
-    #[arg(default_value = "spec")]
+    #[arg(default_value = super::error::DEFAULT_SPEC)]
     pub spec: PathBuf,
     /// Exit 1 on warnings too (CI).
     #[arg(long)]
@@ -32,6 +32,7 @@ pub struct CheckArgs {
 }
 
 pub fn run(args: &CheckArgs) -> Result<(), CliError> {
+    super::error::missing_default_spec(&args.spec, "SPEC_DIR")?;
     let found = dmaspec_codegen::lint::check_dir(&args.spec);
     let mut out = super::output::stdout();
     match args.format {

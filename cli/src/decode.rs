@@ -54,6 +54,17 @@ fn table_text(
         "#{index}  offset {offset} ({offset:#06x})  opcode {:#04x}",
         bytes[0]
     );
+    // The header of a word that did not decode says why, in lines that fit.
+    // The header of a word that did not decode says why: on its line when it fits, else
+    // on lines of its own under it.
+    let why = |text: String| {
+        let line = format!("{head}  {text}");
+        if line.chars().count() <= table::width() {
+            line
+        } else {
+            format!("{head}\n{}", table::fit_text(&format!("  {text}")))
+        }
+    };
     match d {
         Decoded::Word { word, extends } => {
             let mut rows = TableRows::new(word.meta().leaves);
@@ -71,13 +82,13 @@ fn table_text(
             )
         }
         Decoded::UnknownOpcode => format!(
-            "{head}  {}\n{}",
-            opcode_text(bytes[0], arch),
+            "{}\n{}",
+            why(opcode_text(bytes[0], arch)),
             table::raw_lines(bytes)
         ),
         Decoded::Orphan { name, follows } => format!(
-            "{head}  {}\n{}",
-            orphan_message(name, follows),
+            "{}\n{}",
+            why(orphan_message(name, follows)),
             table::raw_lines(bytes)
         ),
     }

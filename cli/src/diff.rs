@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use dmaspec::names::echo;
 use dmaspec_codegen::diff::{self, Format, Impact};
 use dmaspec_codegen::load::{load_dir, load_files};
 use dmaspec_codegen::{Model, SpecErrors};
@@ -15,9 +16,9 @@ use super::CliError;
 #[derive(clap::Args)]
 pub struct DiffArgs {
     /// The old spec directory (with --git: revision).
-    pub old: String,
+    pub old: PathBuf,
     /// The new spec directory (with --git: revision).
-    pub new: String,
+    pub new: PathBuf,
     /// OLD and NEW are git revisions of the repository in the current directory.
     #[arg(long)]
     pub git: bool,
@@ -33,15 +34,19 @@ pub struct DiffArgs {
 }
 
 pub fn run(args: &DiffArgs) -> Result<(), CliError> {
-    let load = |side: &str| {
+    let load = |side: &Path| {
         if args.git {
-            load_revision(side, &args.spec_dir)
+            // A revision is text: git names refs in UTF-8 here.
+            let rev = side
+                .to_str()
+                .ok_or_else(|| CliError::Usage(format!("`{}` is not a revision", label(side))))?;
+            load_revision(rev, &args.spec_dir)
         } else {
-            load_dir(Path::new(side)).map_err(|e| not_loaded(side, &e))
+            load_dir(side).map_err(|e| not_loaded(&label(side), &e))
         }
     };
     let (old, new) = (load(&args.old)?, load(&args.new)?);
-    let d = diff::diff(&old, &new, &args.old, &args.new);
+    let d = diff::diff(&old, &new, &label(&args.old), &label(&args.new));
     super::output::print(&diff::render(&d, args.format))?;
     match (args.fail_on, d.bump()) {
         (Some(limit), Some(bump)) if bump >= limit => Err(CliError::Invalid(format!(
@@ -53,6 +58,11 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
         ))),
         _ => Ok(()),
     }
+}
+
+/// How a side is named in the report and in messages (a path need not be UTF-8).
+fn label(side: &Path) -> String {
+    side.display().to_string()
 }
 
 fn not_loaded(side: &str, e: &SpecErrors) -> CliError {
@@ -76,7 +86,10 @@ fn git(args: &[&str]) -> Result<Vec<u8>, String> {
 /// ls-tree` and `git show` (no checkout), loaded as if they were `spec_dir`.
 fn load_revision(rev: &str, spec_dir: &Path) -> Result<Model, CliError> {
     if rev.starts_with('-') {
-        return Err(CliError::Usage(format!("`{rev}` is not a revision")));
+        return Err(CliError::Usage(format!(
+            "`{}` is not a revision",
+            echo(rev)
+        )));
     }
     let bad = |why: String| CliError::BadFile(format!("{rev}: {why}"));
     let dir = spec_dir.to_string_lossy();
@@ -117,10 +130,11 @@ fn parse_format(s: &str) -> Result<Format, String> {
         .map(|(_, f)| *f)
         .ok_or_else(|| {
             let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
-            format!("unknown format `{s}` (one of: {})", all.join(", "))
+            format!("unknown format `{}` (one of: {})", echo(s), all.join(", "))
         })
 }
 
 fn parse_impact(s: &str) -> Result<Impact, String> {
-    Impact::parse(s).ok_or_else(|| format!("unknown bump `{s}` (one of: major, minor, patch)"))
+    Impact::parse(s)
+        .ok_or_else(|| format!("unknown bump `{}` (one of: major, minor, patch)", echo(s)))
 }

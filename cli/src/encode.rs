@@ -187,7 +187,7 @@ pub fn encode_input(
     arch: dmaspec::Arch,
     validate: bool,
 ) -> Result<(Vec<[u8; 64]>, Vec<String>), CliError> {
-    if input.extension().is_some_and(|e| e == "toml") {
+    if super::document::is_toml(input) {
         return encode_list(&read_instructions(input)?, arch, validate);
     }
     let mut words = Vec::new();

@@ -5,6 +5,7 @@ use std::fmt;
 use std::io;
 use std::path::Path;
 
+#[cfg(feature = "generator")]
 use dmaspec_codegen::{OutputError, SpecErrors};
 
 /// Why a command failed: bad input (exit 1) or, for `Usage`, a bad command line (exit 2).
@@ -20,11 +21,13 @@ pub enum CliError {
     },
     /// A file whose contents are not what the command reads (`--vars`, `encode`'s input).
     BadFile(String),
+    #[cfg(feature = "generator")]
     Spec(SpecErrors),
     /// `gen --check`: the listed files would change.
     Stale(String),
     /// `gen`: the output directory is unsafe to write (overlaps the spec, holds a file in
     /// the way).
+    #[cfg(feature = "generator")]
     Output(OutputError),
     /// `validate`: some words break rules (the summary; the lines went to stdout).
     Invalid(String),
@@ -54,7 +57,9 @@ impl fmt::Display for CliError {
                 write!(f, "cannot {verb} {path}: {error}")
             }
             CliError::BadFile(msg) => write!(f, "{msg}"),
+            #[cfg(feature = "generator")]
             CliError::Spec(e) => write!(f, "{}", e.render()),
+            #[cfg(feature = "generator")]
             CliError::Output(e) => write!(f, "{e}"),
             CliError::Invalid(summary) => write!(f, "{summary}"),
             CliError::Usage(msg) => write!(f, "{msg}"),
@@ -100,6 +105,7 @@ impl From<std::io::Error> for CliError {
     }
 }
 
+#[cfg(feature = "generator")]
 impl From<OutputError> for CliError {
     fn from(e: OutputError) -> Self {
         CliError::Output(e)
@@ -196,10 +202,35 @@ impl fmt::Display for InputError {
     }
 }
 
-/// How an input is named in messages: its path, or `stdin` for `-` or none.
+/// How many characters of a path a message repeats (more than of a name: a path is
+/// often long, and its end says which file).
+const PATH_WIDTH: usize = 200;
+
+/// How an input is named in messages: its path (cut when it is longer than any real one),
+/// or `stdin` for `-` or none.
 pub fn name(path: Option<&Path>) -> String {
     match path {
-        Some(p) if p.as_os_str() != "-" => p.display().to_string(),
+        Some(p) if p.as_os_str() != "-" => {
+            dmaspec::names::echo_within(&p.display().to_string(), PATH_WIDTH).into_owned()
+        }
         _ => "stdin".to_string(),
     }
+}
+
+/// `--spec`'s default (and `check`'s), read from the current directory.
+#[cfg(feature = "generator")]
+pub const DEFAULT_SPEC: &str = "spec";
+
+/// An error when `dir` is the default spec directory and there is none here: run
+/// elsewhere than the repository's root, the default is what is missing, and the loader's
+/// own error ("spec: cannot read") would not say so. `flag` is how to give another.
+#[cfg(feature = "generator")]
+pub fn missing_default_spec(dir: &Path, flag: &str) -> Result<(), CliError> {
+    if dir != Path::new(DEFAULT_SPEC) || dir.exists() {
+        return Ok(());
+    }
+    Err(CliError::BadFile(format!(
+        "no spec directory `{DEFAULT_SPEC}` here: `{DEFAULT_SPEC}` is the default of {flag}, \
+         read from the current directory; run dmaspec from the repository's root or give {flag} DIR"
+    )))
 }

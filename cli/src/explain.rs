@@ -6,7 +6,10 @@ use std::fmt::Write as _;
 
 use dmaspec::WordMeta;
 use dmaspec::json::PathStack;
-use dmaspec::runtime::meta::{Codec, FieldMeta, Gap, LeafMeta, Role};
+use dmaspec::names::{echo, listing};
+use dmaspec::runtime::meta::{
+    Codec, EnumeratorMeta, Evidence, FieldMeta, FlagMeta, Gap, LeafMeta, Role,
+};
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta};
 use dmaspec::runtime::visit::{Group, Value, Visitor};
@@ -26,7 +29,9 @@ pub struct ExplainArgs {
     /// An opcode (`0xd4`), a word (`DMA_INDIRECT1D`) or its opcode enumerator
     /// (`DMAMEMCPY`), a type (`DTYPE`), a field path (`WORD.a.b`, `WORD.a[0]`), or a
     /// register file, bundle, register or register field (`FILE.BUNDLE.reg.field`).
-    pub what: String,
+    // Any bytes, as every verb's arguments: a query that is not UTF-8 names nothing, which
+    // the usage error says.
+    pub what: std::ffi::OsString,
     /// Lines as long as their contents: the text and the tables' notes unwrapped; by
     /// default lines fit 120 columns.
     #[arg(long)]
@@ -35,7 +40,7 @@ pub struct ExplainArgs {
 
 pub fn run(args: &ExplainArgs) -> Result<(), CliError> {
     super::table::set_wide(args.wide);
-    explain(&args.what).and_then(|text| super::output::print(&text))
+    explain(&args.what.to_string_lossy()).and_then(|text| super::output::print(&text))
 }
 
 /// Resolves the query and renders the explanation. A query is an opcode (`0xd4`, `212`),
@@ -84,12 +89,15 @@ fn explain_text(query: &str) -> Result<String, CliError> {
             {
                 return Ok(text);
             }
+            if let Some(member) = field_part.and_then(|m| member_text(word_part, m)) {
+                return member;
+            }
             let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
             let records: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
             // `DMA.x` names the part that is wrong; `.....` shows what was typed.
             let what = match field_part {
-                Some(_) => format!("`{query}`: `{word_part}`"),
-                None => format!("`{word_part}`"),
+                Some(_) => format!("`{}`: `{}`", echo(query), echo(word_part)),
+                None => format!("`{}`", echo(word_part)),
             };
             let files: Vec<&str> = REGFILES.iter().map(|f| f.name).collect();
             let hint = super::names::did_you_mean(
@@ -145,11 +153,13 @@ fn explain_text(query: &str) -> Result<String, CliError> {
         .collect();
     if leaves.is_empty() {
         let paths: Vec<&str> = first.leaves.iter().map(|l| l.path).collect();
+        let hint = super::names::did_you_mean(field, paths.iter().copied());
+        let lists = format!("`dmaspec explain {}`", first.name);
         return Err(CliError::Usage(format!(
-            "{} has no field `{field}`{} (fields: {})",
+            "{} has no field `{}`{hint} ({})",
             first.name,
-            super::names::did_you_mean(field, paths.iter().copied()),
-            paths.join(", ")
+            echo(field),
+            listing(&paths, "fields", &lists)
         )));
     }
     let mut out = String::new();
@@ -567,7 +577,7 @@ fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
             let _ = writeln!(out, "{}.{}[{i}]", w.name, l.path);
             let _ = writeln!(
                 out,
-                "  at        +{:#04x} ({size} byte{}{arm}): element {i} of {} ({})",
+                "  at         +{:#04x} ({size} byte{}{arm}): element {i} of {} ({})",
                 l.offset + i * size,
                 plural(size),
                 l.path,
@@ -578,25 +588,25 @@ fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
             let _ = writeln!(out, "{}.{}", w.name, l.path);
             let _ = writeln!(
                 out,
-                "  at        {} ({} byte{}{arm})",
+                "  at         {} ({} byte{}{arm})",
                 at(l),
                 l.size,
                 plural(l.size)
             );
         }
     }
-    let _ = writeln!(out, "  type      {}", f.type_name);
+    let _ = writeln!(out, "  type       {}", f.type_name);
     if !f.doc.is_empty() {
-        let _ = writeln!(out, "  meaning   {}", f.doc);
+        let _ = writeln!(out, "  meaning    {}", f.doc);
     }
     match f.role {
         Role::Reserved => {
-            let _ = writeln!(out, "  role      reserved");
+            let _ = writeln!(out, "  role       reserved");
         }
         Role::Unknown => {
             let _ = writeln!(
                 out,
-                "  role      unknown: no source gives a meaning; kept raw"
+                "  role       unknown: no source gives a meaning; kept raw"
             );
         }
         Role::Data => {}
@@ -604,11 +614,11 @@ fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
     if let Some(c) = f.constant {
         let _ = writeln!(
             out,
-            "  constant  {c:#x} (encode writes it; decode reports a mismatch)"
+            "  constant   {c:#x} (encode writes it; decode reports a mismatch)"
         );
     }
     if let Some(Codec::ZeroMeans(v)) = f.codec {
-        let _ = writeln!(out, "  codec     stored 0 means {v}");
+        let _ = writeln!(out, "  codec      stored 0 means {v}");
     }
     confidence_lines(l, &mut out);
     value_names(
@@ -616,8 +626,7 @@ fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
         &mut out,
     );
     if l.within.is_empty() {
-        let _ = writeln!(out, "  evidence");
-        evidence_lines(f.evidence, &mut out);
+        evidence_heading("  evidence", f.evidence, &mut out);
     } else {
         // Each member on the way states its own evidence about these bytes.
         for m in l.chain() {
@@ -627,8 +636,8 @@ fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
             } else {
                 m.confidence.tag
             };
-            let _ = writeln!(out, "  evidence of {} [{tag}]", m.name);
-            evidence_lines(m.evidence, &mut out);
+            let heading = format!("  evidence of {} [{tag}]", m.name);
+            evidence_heading(&heading, m.evidence, &mut out);
         }
     }
     for a in f.alternatives {
@@ -672,6 +681,17 @@ fn leaf_text(w: &Item, l: &LeafMeta, element: Option<usize>) -> String {
     out
 }
 
+/// `heading` and the evidence under it, or, when there is none, `heading: none` (an
+/// unknown member's bytes are pinned by nothing).
+fn evidence_heading(heading: &str, evidence: &[Evidence], out: &mut String) {
+    if evidence.is_empty() {
+        let _ = writeln!(out, "{heading}: none");
+    } else {
+        let _ = writeln!(out, "{heading}");
+        evidence_lines(evidence, out);
+    }
+}
+
 /// The leaf's confidence, and the member holding it that brings it down, if one does.
 fn confidence_lines(l: &LeafMeta, out: &mut String) {
     let Some(c) = l.confidence else {
@@ -696,32 +716,80 @@ fn value_names(ty: &str, out: &mut String) {
     if let Some(values) = enumerators(ty) {
         let _ = writeln!(out, "  enumerators");
         for e in values {
-            let mut line = format!("    {:#x} {} ({})", e.value, e.name, e.c_name);
-            if !e.aliases.is_empty() {
-                let _ = write!(line, ", also {}", e.aliases.join(", "));
-            }
-            if !e.arch.is_empty() {
-                let _ = write!(line, ", only on {}", e.arch.join(", "));
-            }
-            if let Some(g) = e.engine {
-                let _ = write!(line, ", engine {g}");
-            }
-            let _ = writeln!(out, "{line}");
+            let _ = writeln!(out, "    {}", enumerator_line(e));
         }
     }
     if let Some(bits) = flag_bits(ty) {
         let _ = writeln!(out, "  flags");
         for b in bits {
-            let _ = writeln!(
-                out,
-                "    bit {} ({:#04x}) {}: {}",
-                b.bit,
-                1u64 << b.bit,
-                b.name,
-                b.doc
-            );
+            let _ = writeln!(out, "    {}", flag_line(b));
         }
     }
+}
+
+/// `0x7 FP16 (NEURON_ISA_TPB_DTYPE_FP16), also …, only on …, engine …`.
+fn enumerator_line(e: &EnumeratorMeta) -> String {
+    let mut line = format!("{:#x} {} ({})", e.value, e.name, e.c_name);
+    if !e.aliases.is_empty() {
+        let _ = write!(line, ", also {}", e.aliases.join(", "));
+    }
+    if !e.arch.is_empty() {
+        let _ = write!(line, ", only on {}", e.arch.join(", "));
+    }
+    if let Some(g) = e.engine {
+        let _ = write!(line, ", engine {g}");
+    }
+    line
+}
+
+/// `bit 3 (0x08) NAME: doc`.
+fn flag_line(b: &FlagMeta) -> String {
+    format!(
+        "bit {} ({:#04x}) {}: {}",
+        b.bit,
+        1u64 << b.bit,
+        b.name,
+        b.doc
+    )
+}
+
+/// `TYPE.NAME`: one enumerator (by any of its spellings) or flag of an enum or flag set;
+/// `None` when `ty` is neither.
+fn member_text(ty: &str, name: &str) -> Option<Result<String, CliError>> {
+    let values = enumerators(ty).unwrap_or_default();
+    let bits = flag_bits(ty).unwrap_or_default();
+    if values.is_empty() && bits.is_empty() {
+        return None;
+    }
+    if let Some(e) = values
+        .iter()
+        .find(|e| e.name == name || e.aliases.contains(&name))
+    {
+        return Some(Ok(format!(
+            "{ty}.{} — enumerator of {ty}\n  {}\n",
+            e.name,
+            enumerator_line(e)
+        )));
+    }
+    if let Some(b) = bits.iter().find(|b| b.name == name) {
+        return Some(Ok(format!(
+            "{ty}.{} — flag of {ty}\n  {}\n",
+            b.name,
+            flag_line(b)
+        )));
+    }
+    let names: Vec<&str> = values
+        .iter()
+        .map(|e| e.name)
+        .chain(bits.iter().map(|b| b.name))
+        .collect();
+    let lists = format!("`dmaspec explain {ty}`");
+    Some(Err(CliError::Usage(format!(
+        "{ty} has no enumerator or flag `{}`{} ({})",
+        echo(name),
+        super::names::did_you_mean(name, names.iter().copied()),
+        listing(&names, "names", &lists)
+    ))))
 }
 
 /// The word's validity rules (the generated code hangs them on the decoded word).

@@ -14,7 +14,7 @@ use super::CliError;
 #[derive(clap::Args)]
 pub struct GenArgs {
     /// Spec directory.
-    #[arg(long, default_value = "spec")]
+    #[arg(long, default_value = super::error::DEFAULT_SPEC)]
     pub spec: PathBuf,
     /// Output directory.
     #[arg(long, default_value = "generated")]
@@ -28,6 +28,7 @@ pub struct GenArgs {
 const FOREIGN_SHOWN: usize = 20;
 
 pub fn run(args: &GenArgs) -> Result<(), CliError> {
+    super::error::missing_default_spec(&args.spec, "--spec")?;
     output::check_separate(&args.spec, &args.out)?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     // The book's hand-written pages: docs/ beside the spec, copied as outputs.

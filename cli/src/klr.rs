@@ -17,6 +17,8 @@ use dmaspec::words::klr::{
 };
 use serde_json::{Map, Value as Json, json};
 
+use dmaspec::names::echo;
+
 use super::CliError;
 
 /// Seed 003's KLR→BIR data-movement leaves: `klr lower FILE.json [--json]`.
@@ -54,7 +56,7 @@ fn lower_file(path: &Path, as_json: bool) -> Result<(), CliError> {
     let out = if as_json {
         render_json(&ops)
     } else {
-        render_table(&ops)
+        super::table::fit_text(&render_table(&ops))
     };
     super::output::print(&out)
 }
@@ -102,7 +104,7 @@ enum Owned {
 
 /// Parses the input file: every problem, one per line.
 pub fn parse(text: &str) -> Result<Vec<OwnedOp>, String> {
-    let doc: Json = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    let doc = dmaspec::json::from_str_strict(text).map_err(|e| format!("not JSON: {e}"))?;
     let list = match &doc {
         Json::Array(a) => a,
         Json::Object(o) => match o.get("ops") {
@@ -133,16 +135,24 @@ fn parse_op(v: &Json) -> Result<OwnedOp, Vec<String>> {
     };
     let name = match o.get("op") {
         Some(Json::String(s)) => s.as_str(),
-        _ => {
+        None => {
             return Err(vec![
                 "missing `\"op\"`: the leaf name (one of the roster)".into(),
             ]);
+        }
+        Some(other) => {
+            return Err(vec![format!(
+                "`\"op\"` is the leaf name, a string; not {}",
+                echo(&other.to_string())
+            )]);
         }
     };
     let Some(leaf) = klr::leaf(name) else {
         let names: Vec<&str> = klr::LEAVES.iter().map(|l| l.name).collect();
         return Err(vec![format!(
-            "unknown op `{name}` (one of: {})",
+            "unknown op `{}`{} (one of: {})",
+            echo(name),
+            super::names::did_you_mean(name, names.iter().copied()),
             names.join(", ")
         )]);
     };
@@ -152,7 +162,8 @@ fn parse_op(v: &Json) -> Result<OwnedOp, Vec<String>> {
         if k != "op" && k != "comment" && !known.contains(k.as_str()) {
             let names: Vec<&str> = known.iter().copied().collect();
             errors.push(format!(
-                "`{name}` has no field `{k}` (its fields: {})",
+                "`{name}` has no field `{}` (its fields: {})",
+                echo(k),
                 names.join(", ")
             ));
         }
@@ -205,7 +216,10 @@ fn field(f: &FieldMeta, v: Option<&Json>) -> Result<Owned, String> {
 
 fn int(v: &Json, enum_ty: Option<&str>) -> Result<i64, String> {
     match v {
-        Json::Number(n) => n.as_i64().ok_or_else(|| format!("`{n}` is not an integer")),
+        Json::Number(n) if n.is_f64() => Err(format!("`{n}` is not an integer")),
+        Json::Number(n) => n
+            .as_i64()
+            .ok_or_else(|| format!("`{n}` is out of range (a 64-bit signed integer)")),
         Json::String(s) => match enum_ty {
             Some(ty) => klr::enum_value(klr::enums::ALL, ty, s).ok_or_else(|| {
                 let names: Vec<&str> = klr::enums::ALL
@@ -213,9 +227,9 @@ fn int(v: &Json, enum_ty: Option<&str>) -> Result<i64, String> {
                     .find(|e| e.0 == ty)
                     .map(|e| e.1.iter().map(|x| x.name).collect())
                     .unwrap_or_default();
-                format!("`{s}` is not a `{ty}` ({})", names.join(", "))
+                format!("`{}` is not a `{ty}` ({})", echo(s), names.join(", "))
             }),
-            None => Err(format!("`{s}`: expected a number")),
+            None => Err(format!("`{}`: expected a number", echo(s))),
         },
         _ => Err("expected a number".into()),
     }
@@ -247,7 +261,8 @@ fn ap(v: &Json) -> Result<OwnedAp, String> {
     };
     if let Some(k) = o.keys().find(|k| !AP_KEYS.contains(&k.as_str())) {
         return Err(format!(
-            "an access pattern has no `{k}` (keys: {})",
+            "an access pattern has no `{}` (keys: {})",
+            echo(k),
             AP_KEYS.join(", ")
         ));
     }
@@ -285,7 +300,8 @@ fn ap(v: &Json) -> Result<OwnedAp, String> {
             "vector" => Dynamic::Vector,
             other => {
                 return Err(format!(
-                    "`dynamic` is static, scalar or vector; not `{other}`"
+                    "`dynamic` is static, scalar or vector; not `{}`",
+                    echo(other)
                 ));
             }
         },

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use dmaspec::Arch;
 use dmaspec::lower::{Item, LowerError, Lowered, Lowerer, StreamError};
+use dmaspec::names::echo;
 use dmaspec::runtime::lowering::{ApplyError, MappingMeta, Source};
 use dmaspec::runtime::meta::Confidence;
 use dmaspec::stream::{Decoder, WORD_SIZE};
@@ -18,7 +19,7 @@ use dmaspec::words::LOWERINGS;
 use serde_json::{Value as Json, json};
 
 use super::input::{self, WordReader};
-use super::table::render_columns;
+use super::table::{fit_text, render_columns};
 use super::{CliError, hex_string};
 
 /// Lower the compiler's pseudo words as the host runtime does (the spec's
@@ -75,23 +76,26 @@ fn parse_u64(s: &str) -> Option<u64> {
 /// addresses as numbers or decimal / `0x` strings), at the top level or under `vars`.
 pub fn read_vars(path: &Path) -> Result<Vars, CliError> {
     let text = input::read_text(path)?;
-    let is_toml = path.extension().is_some_and(|e| e == "toml");
-    parse_vars(&text, is_toml, &format!("--vars {}", path.display()))
+    let is_toml = super::document::is_toml(path);
+    parse_vars(
+        &text,
+        is_toml,
+        &format!("--vars {}", input::name(Some(path))),
+    )
 }
 
 /// A variable table from its text (TOML, else JSON), named `what` in errors.
 pub fn parse_vars(text: &str, is_toml: bool, what: &str) -> Result<Vars, CliError> {
     let bad = |msg: String| CliError::BadFile(format!("{what}: {msg}"));
-    let doc: Json = if is_toml {
-        toml::from_str(text).map_err(|e| bad(e.to_string()))?
-    } else {
-        serde_json::from_str(text).map_err(|e| bad(e.to_string()))?
-    };
+    let doc = super::document::parse(text, is_toml).map_err(bad)?;
     let table = match doc {
         Json::Object(mut m) => match m.remove("vars") {
             Some(Json::Object(v)) if m.is_empty() => v,
             Some(other) if m.is_empty() => {
-                return Err(bad(format!("`vars` must be a table, not {other}")));
+                return Err(bad(format!(
+                    "`vars` must be a table, not {}",
+                    echo(&other.to_string())
+                )));
             }
             Some(v) => {
                 m.insert("vars".into(), v);
@@ -101,7 +105,8 @@ pub fn parse_vars(text: &str, is_toml: bool, what: &str) -> Result<Vars, CliErro
         },
         other => {
             return Err(bad(format!(
-                "expected a table of id = address, not {other}"
+                "expected a table of id = address, not {}",
+                echo(&other.to_string())
             )));
         }
     };
@@ -112,8 +117,12 @@ pub fn parse_vars(text: &str, is_toml: bool, what: &str) -> Result<Vars, CliErro
             (Some(id), Some(base)) => {
                 out.insert(id, base);
             }
-            (None, _) => errors.push(format!("`{k}` is not a variable id (a number)")),
-            (_, None) => errors.push(format!("variable {k}: {v} is not an address (a number)")),
+            (None, _) => errors.push(format!("`{}` is not a variable id (a number)", echo(k))),
+            (_, None) => errors.push(format!(
+                "variable {}: {} is not an address (a number)",
+                echo(k),
+                echo(&v.to_string())
+            )),
         }
     }
     if errors.is_empty() {
@@ -301,7 +310,7 @@ impl<W: Write> Sink<'_, W> {
                 self.out.write_all(b"\n")?;
             }
             self.out
-                .write_all(explain_item(item, self.args.arch).as_bytes())?;
+                .write_all(fit_text(&explain_item(item, self.args.arch)).as_bytes())?;
         } else if self.args.json {
             let v = item_json(item, &mut self.out_decoder, self.args.arch);
             if !self.first {
@@ -346,7 +355,7 @@ pub fn lower_stream(
         names.dedup();
         CliError::Usage(format!(
             "unknown --abi `{}` (one of: {})",
-            args.abi.as_deref().unwrap_or(""),
+            echo(args.abi.as_deref().unwrap_or("")),
             names.join(", ")
         ))
     })?;

@@ -4,6 +4,7 @@
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use dmaspec::names::echo_within;
 use dmaspec_cli::{
     CliError, audit, check, decode, diff, encode, explain, generate, klr, lower, regs, validate,
 };
@@ -50,8 +51,30 @@ fn run(command: &Command) -> Result<(), CliError> {
     }
 }
 
-fn main() -> ExitCode {
-    match run(&Cli::parse().command) {
+/// How many characters of a line of clap's messages are shown: they repeat the argument
+/// that is wrong, whatever its length.
+const CLAP_LINE: usize = 200;
+
+/// `--help`, `--version` and `help` go to stdout through the output layer (a failed write
+/// is exit 1, as for any verb); clap's errors go to stderr, each line cut to [`CLAP_LINE`].
+fn parsed() -> Result<Cli, ExitCode> {
+    let e = match Cli::try_parse() {
+        Ok(cli) => return Ok(cli),
+        Err(e) => e,
+    };
+    let text = e.render().to_string();
+    if !e.use_stderr() {
+        return Err(exit(dmaspec_cli::output::print(&text)));
+    }
+    for line in text.lines() {
+        dmaspec_cli::message!("{}", echo_within(line, CLAP_LINE));
+    }
+    Err(ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2)))
+}
+
+/// The exit code of a verb's result, its error reported.
+fn exit(result: Result<(), CliError>) -> ExitCode {
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         // The reader of stdout stopped early (`dmaspec decode … | head`): it has what it
         // wanted, as ripgrep and the coreutils treat it.
@@ -60,5 +83,12 @@ fn main() -> ExitCode {
             dmaspec_cli::message!("dmaspec: {e}");
             ExitCode::from(e.exit_code())
         }
+    }
+}
+
+fn main() -> ExitCode {
+    match parsed() {
+        Ok(cli) => exit(run(&cli.command)),
+        Err(code) => code,
     }
 }

@@ -31,7 +31,8 @@ pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
             super::names::hint(guess)
         };
         CliError::Usage(format!(
-            "no record (top-level struct) named `{name}`{word}; the spec has: {}",
+            "no record (top-level struct) named `{}`{word}; the spec has: {}",
+            dmaspec::names::echo(name),
             if names.is_empty() {
                 "none".to_string()
             } else {
@@ -148,7 +149,7 @@ pub fn encode_input(
     arch: Arch,
     validate: bool,
 ) -> Result<Vec<Vec<u8>>, CliError> {
-    if input.extension().is_some_and(|e| e == "toml") {
+    if super::document::is_toml(input) {
         let list = super::shape::read_list(input, json::records)?;
         return encode_list(meta, &list, arch, validate);
     }

@@ -3,10 +3,13 @@
 //! one bundle element) into every register's fields, unknown bits kept raw.
 
 use std::fmt::Write as _;
+use std::num::IntErrorKind;
 
 use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
 use dmaspec::words::CONFLICTS;
 use dmaspec::words::regs::REGFILES;
+
+use dmaspec::names::echo;
 
 use super::CliError;
 use super::describe::{alternative_lines, evidence_lines};
@@ -33,7 +36,7 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
         return Err(CliError::Usage(format!(
             "`{}.{}`: a register path is FILE.BUNDLE.register.field at most",
             file.name,
-            parts.join(".")
+            echo(&parts.join("."))
         )));
     }
     let mut out = String::new();
@@ -44,8 +47,9 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
     let (bundle_name, index) = split_index(bundle_part)?;
     let bundle = named(file.bundles, |b| b.name, bundle_name).map_err(|_| {
         CliError::Usage(format!(
-            "`{}` has no bundle `{bundle_name}`{} (bundles: {})",
+            "`{}` has no bundle `{}`{} (bundles: {})",
             file.name,
+            echo(bundle_name),
             did_you_mean(bundle_name, file.bundles.iter().map(|b| b.name)),
             names(file.bundles, |b| b.name)
         ))
@@ -72,9 +76,10 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
         .collect();
     if layouts.is_empty() {
         return Err(CliError::Usage(format!(
-            "bundle `{}.{}` has no register `{reg_name}`{} (registers: {})",
+            "bundle `{}.{}` has no register `{}`{} (registers: {})",
             file.name,
             bundle.name,
+            echo(reg_name),
             did_you_mean(reg_name, bundle.registers.iter().map(|r| r.name)),
             names(bundle.registers, |r| r.name)
         )));
@@ -106,7 +111,8 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
                     }
                 }
                 return Err(CliError::Usage(format!(
-                    "register `{path}` has no field `{field}`{} (fields: {})",
+                    "register `{path}` has no field `{}`{} (fields: {})",
+                    echo(field),
                     did_you_mean(field, all.iter().copied()),
                     all.join(", ")
                 )));
@@ -313,18 +319,19 @@ pub fn bits(x: &RegFieldMeta) -> String {
 
 /// `M2S_Q[3]` as (`M2S_Q`, Some(3)), `M2S` as (`M2S`, None).
 pub fn split_index(spec: &str) -> Result<(&str, Option<u64>), CliError> {
-    match spec.split_once('[') {
-        Some((n, i)) => {
-            let i = i
-                .strip_suffix(']')
-                .and_then(|i| i.trim().parse::<u64>().ok())
-                .ok_or_else(|| {
-                    CliError::Usage(format!(
-                        "`{spec}`: write a bundle element as NAME[INDEX], e.g. M2S_Q[3]"
-                    ))
-                })?;
-            Ok((n, Some(i)))
-        }
-        None => Ok((spec, None)),
+    let Some((name, rest)) = spec.split_once('[') else {
+        return Ok((spec, None));
+    };
+    let bad = |why: String| CliError::Usage(format!("`{}`: {why}", echo(spec)));
+    let index = rest.strip_suffix(']').map(str::trim);
+    match index.map(str::parse::<u64>) {
+        Some(Ok(i)) => Ok((name, Some(i))),
+        Some(Err(e)) if *e.kind() == IntErrorKind::PosOverflow => Err(bad(format!(
+            "index {} is out of range",
+            echo(index.unwrap_or_default())
+        ))),
+        _ => Err(bad(
+            "write a bundle element as NAME[INDEX], e.g. M2S_Q[3]".into()
+        )),
     }
 }

@@ -1,6 +1,8 @@
 //! `dmaspec regs FILE [--bundle B] [--hex|--words] [--json]`: a dump of a register file's
 //! window decoded register by register; unknown bits are kept raw.
 
+use dmaspec::names::echo;
+
 use super::CliError;
 use super::input::{self, WordReader};
 use super::names::{did_you_mean, hint, named};
@@ -57,7 +59,7 @@ pub fn run(args: &RegsArgs) -> Result<(), CliError> {
         let hint = hint(guess);
         CliError::Usage(format!(
             "no register file `{}`{hint} (register files: {})",
-            args.file,
+            echo(&args.file),
             names(REGFILES, |f| f.name)
         ))
     })?;
@@ -114,7 +116,6 @@ pub fn run(args: &RegsArgs) -> Result<(), CliError> {
 /// Where element `spec` (`M2S_Q[3]`, or `M2S` for a single bundle) starts, and its size.
 fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64), CliError> {
     let (name, index) = split_index(spec)?;
-    let index = index.unwrap_or(0);
     let here: Vec<&BundleMeta> = (file.bundles.iter())
         .filter(|b| b.archs.contains(&arch))
         .collect();
@@ -125,12 +126,27 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
                 format!(" (it is on {})", b.archs.join(", "))
             });
         CliError::Usage(format!(
-            "`{}` has no bundle `{name}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
+            "`{}` has no bundle `{}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
             file.name,
+            echo(name),
             did_you_mean(name, here.iter().map(|b| b.name)),
             names(&here, |b| b.name)
         ))
     })?;
+    // As the spec spells it (`m2s_q` names `M2S_Q`).
+    let name = b.name;
+    // An array's element must be named: element 0 is no likelier than the others.
+    let index = match index {
+        Some(i) => i,
+        None if b.count == 1 => 0,
+        None => {
+            return Err(CliError::Usage(format!(
+                "`{name}` has {} elements: name one, `{name}[0]` to `{name}[{}]`",
+                b.count,
+                b.count - 1
+            )));
+        }
+    };
     if index >= b.count {
         return Err(CliError::Usage(format!(
             "`{name}` has {} element(s): index {index} is out of range",

@@ -144,11 +144,7 @@ pub fn read_list(
     let text = super::input::read_text(path)?;
     let bad =
         |e: &dyn Display| CliError::BadFile(format!("{}: {e}", super::input::name(Some(path))));
-    let doc: Json = if path.extension().is_some_and(|e| e == "toml") {
-        toml::from_str(&text).map_err(|e| bad(&e))?
-    } else {
-        serde_json::from_str(&text).map_err(|e| bad(&e))?
-    };
+    let doc = super::document::parse(&text, super::document::is_toml(path)).map_err(|e| bad(&e))?;
     take(doc).map_err(|e| bad(&e))
 }
 

@@ -285,15 +285,34 @@ fn fit_columns(header: &[String; 5], rows: &[[String; 5]], width: usize) -> Opti
             } else {
                 start[col]
             };
-            if at + len(cell) > width && *at_col > 2 {
+            let mut new_line = |line: &mut String, at_col: &mut usize| {
                 out.push_str(line.trim_end());
                 out.push('\n');
                 *line = String::new();
                 *at_col = 0;
+            };
+            if at + len(cell) > width && *at_col > 2 {
+                new_line(line, at_col);
                 at = start[col];
             }
+            // Still too long where its column starts (on a line of its own): as far right
+            // as it fits, or, longer than a line (a reserved array's bytes), in pieces.
+            let mut cell = cell.to_string();
+            if at + len(&cell) > width {
+                if len(&cell) + 2 <= width {
+                    at = width - len(&cell);
+                } else {
+                    at = at.min(width / 3);
+                    let mut pieces = wrap(&cell, width - at);
+                    cell = pieces.pop().unwrap_or_default();
+                    for p in pieces {
+                        let _ = write!(line, "{:pad$}{p}", "", pad = at - *at_col);
+                        new_line(line, at_col);
+                    }
+                }
+            }
             let _ = write!(line, "{:pad$}{cell}", "", pad = at - *at_col);
-            *at_col = at + len(cell);
+            *at_col = at + len(&cell);
             at
         };
         for (i, cell) in r.iter().enumerate() {
@@ -338,20 +357,28 @@ fn fit_columns(header: &[String; 5], rows: &[[String; 5]], width: usize) -> Opti
     Some(out)
 }
 
-/// `text` in lines of at most `width` characters, broken at spaces; a word longer than a
-/// line is cut. No text: no lines.
+/// `text` in lines of at most `width` characters, broken at spaces (the spaces between
+/// two words on one line kept as they are: aligned columns stay aligned); a word longer
+/// than a line is cut. No text: no lines.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
     let width = width.max(1);
     let mut lines = Vec::new();
     let mut cur = String::new();
     let mut len = 0;
-    for word in text.split(' ').filter(|w| !w.is_empty()) {
+    // Spaces beyond one since the last word.
+    let mut more = 0;
+    for word in text.split(' ') {
+        if word.is_empty() {
+            more += 1;
+            continue;
+        }
+        let gap = 1 + std::mem::take(&mut more);
         let mut word = word;
         let mut wlen = word.chars().count();
-        if len > 0 && len + 1 + wlen <= width {
-            cur.push(' ');
+        if len > 0 && len + gap + wlen <= width {
+            cur.extend(std::iter::repeat_n(' ', gap));
             cur.push_str(word);
-            len += 1 + wlen;
+            len += gap + wlen;
             continue;
         }
         if len > 0 {
@@ -384,8 +411,12 @@ pub fn fit_text(text: &str) -> String {
             continue;
         }
         let lead = body.len() - body.trim_start_matches(' ').len();
-        let first = wrap(body.trim_start_matches(' '), width - lead);
-        let (head, rest) = first.split_first().expect("a long line has words");
+        let first = wrap(body.trim_start_matches(' '), width.saturating_sub(lead));
+        // Only spaces: nothing to show.
+        let Some((head, rest)) = first.split_first() else {
+            out.push_str(&line[body.len()..]);
+            continue;
+        };
         let _ = writeln!(out, "{:lead$}{head}", "");
         // The rest, rewrapped for the deeper indent.
         let hang = (lead + 2).min(width / 2);

@@ -12,6 +12,7 @@ use super::CliError;
 use super::input::{self, WordReader};
 use super::records::{each_record, find};
 use super::report::each_finding;
+use super::table::fit_text;
 
 /// Check every word of a stream against the spec's validity rules: one line per
 /// violated rule; exit 1 if any word is invalid. A broken compiler rule (what
@@ -25,6 +26,10 @@ pub struct ValidateArgs {
     /// comments.
     #[arg(long)]
     pub hex: bool,
+    /// One line per failed check, as long as it is; by default a longer one is wrapped
+    /// to 120 columns.
+    #[arg(long)]
+    pub wide: bool,
     /// Read a stream of records of this top-level struct instead of 64-byte words.
     #[arg(long = "struct", value_name = "NAME")]
     pub record: Option<String>,
@@ -33,6 +38,7 @@ pub struct ValidateArgs {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
+    super::table::set_wide(args.wide);
     if let Some(name) = &args.record {
         return validate_records(args, name);
     }
@@ -43,7 +49,7 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let result = each_finding(words, args.arch, |found| {
         total += 1;
         for line in found {
-            writeln!(out, "{line}")?;
+            writeln!(out, "{}", fit_text(&line.to_string()))?;
         }
         invalid += usize::from(found.iter().any(|x| !x.warning));
         flagged += usize::from(found.iter().any(|x| x.warning));
@@ -81,7 +87,7 @@ fn validate_records(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
         total += 1;
         let found = super::records::faults(meta, buf, args.arch);
         for (_, text) in &found {
-            writeln!(out, "offset {offset} {text}")?;
+            writeln!(out, "{}", fit_text(&format!("offset {offset} {text}")))?;
         }
         invalid += usize::from(!found.is_empty());
         Ok(())

@@ -209,7 +209,7 @@ fn validate_says_a_violation_is_only_as_sure_as_its_rule() {
         common::root().display()
     ))
     .unwrap();
-    let out = dmaspec(&["validate", "--hex"], text.as_bytes());
+    let out = dmaspec(&["validate", "--wide", "--hex"], text.as_bytes());
     let lines = stdout(&out);
     for rule in ["src_start_addr_aligned_2", "dst_start_addr_aligned_32"] {
         let line = lines

@@ -351,6 +351,40 @@ const OVERFLOW_PAGE: &str = "## `DMA_DIRECT2D_STRUCT`\n\n| bits | field |\n|---|
 ## `DMA_DIRECT2D_STRUCT` again\n\n| bits | field |\n|---|---|\n\
 | 0..18446744073709551615 | `huge` |\n| b99999999999999999999999 | `huger` |\n";
 
+/// Width cells the audit cannot read, and a byte range under an offset column whose end is
+/// past what 64 bits count: each a finding of its row, never a width taken as exact or an
+/// end dropped.
+const UNREADABLE_WIDTHS_PAGE: &str = "## `DMA_DIRECT2D_STRUCT`\n\n| off | width | field |\n\
+|---|---|---|\n| 0 | 1 | `opcode` |\n| 13 | four | `semaphore` |\n| 13 | 4.5 | `semaphore` |\n\
+| 13 | 2^61 | `semaphore` |\n| 13 | 18446744073709551615 | `semaphore` |\n\
+| 0..18446744073709551615 | | `opcode` |\n| 14 | - | `sem_increment` |\n";
+
+#[test]
+fn an_unreadable_width_or_range_end_is_reported_on_its_row() {
+    let r = audit_page(&model(), "widths.md", UNREADABLE_WIDTHS_PAGE);
+    let t = &r.tables[0];
+    let unread: Vec<(&str, &str)> = t
+        .unreadable
+        .iter()
+        .map(|u| (u.offset.as_str(), u.why.as_str()))
+        .collect();
+    assert_eq!(unread.len(), 5, "{unread:#?}");
+    for (cell, (_, why)) in ["four", "4.5", "2^61", "18446744073709551615"]
+        .iter()
+        .zip(&unread)
+    {
+        assert!(why.contains(&format!("width `{cell}`")), "{why}");
+    }
+    assert_eq!(unread[4].0, "0..18446744073709551615");
+    assert!(
+        unread[4].1.contains("18446744073709551615"),
+        "{}",
+        unread[4].1
+    );
+    // The two readable rows are judged (no width: the name and offset decide).
+    assert_eq!(t.rows.len(), 2, "{:#?}", t.rows);
+}
+
 /// A bit range that overflows is a finding of its row — not a panic (debug), not a row or
 /// table dropped without a word (release) — and the rest of the table is judged as usual.
 #[test]
@@ -380,7 +414,7 @@ fn a_bit_range_that_overflows_is_reported_on_its_row() {
     std::fs::create_dir_all(&dir).unwrap();
     let page = dir.join("overflow.md");
     std::fs::write(&page, OVERFLOW_PAGE).unwrap();
-    let out = dmaspec(&["audit", page.to_str().unwrap()], b"");
+    let out = dmaspec(&["audit", "--wide", page.to_str().unwrap()], b"");
     assert_success(&out);
     let text = stdout(&out);
     assert!(
@@ -401,11 +435,68 @@ fn a_bit_range_that_overflows_is_reported_on_its_row() {
 #[test]
 fn audit_dash_reads_stdin() {
     let page = std::fs::read(root().join(FIXTURE)).unwrap();
-    let from_stdin = dmaspec(&["audit", "-"], &page);
+    let from_stdin = dmaspec(&["audit", "--wide", "-"], &page);
     assert_success(&from_stdin);
-    let from_file = dmaspec(&["audit", FIXTURE], b"");
+    let from_file = dmaspec(&["audit", "--wide", FIXTURE], b"");
     assert_eq!(
         stdout(&from_stdin),
         stdout(&from_file).replace(FIXTURE, "stdin")
     );
+}
+
+/// The rows of the table whose header row is at `line`, in page order.
+fn rows_of(report: &PageReport, line: usize) -> Vec<&RowReport> {
+    let tables = report.tables.iter().filter(|t| t.line == line);
+    tables.flat_map(|t| &t.rows).collect()
+}
+
+#[test]
+fn register_tables_match_bundles_and_registers() {
+    let r = audit_file(&root().join("tests/audit/fixture_registers.md"));
+    assert_eq!(item(&r, 8), Some("UDMA_M2S.M2S_Q"));
+    let doorbell = row(&r, 10);
+    assert_eq!(
+        (doorbell.verdict, spec_path(doorbell)),
+        (Verdict::Exact, "TDRTP_inc")
+    );
+    let tail = row(&r, 11);
+    assert_eq!(tail.verdict, Verdict::Unexplained);
+    assert_eq!(tail.differs, [Aspect::Access]);
+    assert_eq!(row(&r, 12).verdict, Verdict::Missing);
+    // A bit table under a caption naming the register.
+    assert_eq!(item(&r, 16), Some("UDMA_M2S.M2S_Q.cfg"));
+    let qos = row(&r, 20);
+    assert_eq!(
+        (qos.verdict, spec_path(qos)),
+        (Verdict::Unexplained, "AXI_qos")
+    );
+    assert!(qos.differs.contains(&Aspect::Reset), "{qos:#?}");
+    assert_eq!(row(&r, 18).verdict, Verdict::Exact);
+
+    // The six §6 register tables of the field tables page, which matched no spec item.
+    let page = audit_file(&reference_dir().join("supp-descriptor-ring-field-tables.md"));
+    let m2s_q = page.tables.iter().find(|t| t.line == 596).unwrap();
+    assert_eq!(
+        (m2s_q.item.as_deref(), m2s_q.arch.as_deref()),
+        (Some("UDMA_M2S.M2S_Q"), Some("maverick"))
+    );
+    assert_eq!(spec_path(row(&page, 610)), "TDRTP_inc");
+    assert_eq!(row(&page, 610).verdict, Verdict::Exact);
+    // gdma_pref: the page's RW against the spec's access, a conflict the spec records.
+    let gdma = row(&page, 617);
+    assert_eq!(
+        (gdma.verdict, gdma.differs.as_slice()),
+        (Verdict::Explained, [Aspect::Access].as_slice())
+    );
+    for (line, register) in [(640, "UDMA_M2S.M2S_Q.cfg"), (701, "UDMA_S2M.S2M_Q.cfg")] {
+        assert_eq!(item(&page, line), Some(register));
+        let rows = rows_of(&page, line);
+        assert_eq!(rows.len(), 11, "{register}");
+        assert!(
+            rows.iter().all(|r| r.verdict == Verdict::Exact),
+            "{rows:#?}"
+        );
+    }
+    assert_eq!(item(&page, 660), Some("UDMA_S2M.S2M_Q"));
+    assert_eq!(page.counts.unmatched_tables, 0);
 }

@@ -121,3 +121,29 @@ fn the_worked_example_uses_the_release_build_of_the_two_commands() {
         );
     }
 }
+
+/// Every `dmaspec explain X` the guides give, and every query of `explain`'s synopsis,
+/// explains something (exit 0). `SDMA_CME_BD_DESC.word1.op` named no field.
+#[test]
+fn every_explain_example_of_the_guides_works() {
+    let text = guide() + &read("README.md");
+    let mut queries: Vec<String> = text
+        .match_indices("`dmaspec explain ")
+        .filter_map(|(i, m)| text[i + m.len()..].split('`').next())
+        .map(str::to_string)
+        .collect();
+    let synopsis = text
+        .lines()
+        .find(|l| l.starts_with("dmaspec explain [--wide] "))
+        .expect("explain's synopsis");
+    queries.extend(
+        synopsis["dmaspec explain [--wide] ".len()..]
+            .split(" | ")
+            .map(str::to_string),
+    );
+    assert!(queries.len() > 5, "{queries:?}");
+    for q in queries {
+        let out = dmaspec(&["explain", &q], &[]);
+        assert_success(&out);
+    }
+}

@@ -100,6 +100,12 @@ fn verbs() -> Vec<(Vec<String>, Vec<u8>)> {
     let invalid = vector("dma_gather_xpose_misaligned.hex");
     let s = |a: &[&str]| a.iter().map(|x| x.to_string()).collect::<Vec<_>>();
     vec![
+        // What clap prints goes through the same layer.
+        (s(&["--help"]), vec![]),
+        (s(&["--version"]), vec![]),
+        (s(&["help"]), vec![]),
+        (s(&["help", "decode"]), vec![]),
+        (s(&["decode", "--help"]), vec![]),
         (s(&["decode", "--quiet", "--hex", &many]), vec![]),
         (s(&["decode", "--json", "--hex", &many]), vec![]),
         (

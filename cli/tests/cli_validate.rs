@@ -33,7 +33,7 @@ fn validate_passes_valid_streams() {
     ] {
         input.extend_from_slice(&vector(v));
     }
-    let out = dmaspec(&["validate"], &input);
+    let out = dmaspec(&["validate", "--wide"], &input);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -46,7 +46,7 @@ fn validate_passes_valid_streams() {
 
 #[test]
 fn validate_names_offset_struct_rule_and_message() {
-    let out = dmaspec(&["validate"], &stream_with_one_bad_word());
+    let out = dmaspec(&["validate", "--wide"], &stream_with_one_bad_word());
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
@@ -75,7 +75,7 @@ fn validate_reports_every_violation_of_a_word() {
     let mut w = vector("dma_gather_xpose.hex");
     w[60..62].copy_from_slice(&3u16.to_le_bytes()); // elem_size 3: odd (§4.1)
     w[63] = 0; // gather_dim X (§4.1 wants Y)
-    let out = dmaspec(&["validate"], &w);
+    let out = dmaspec(&["validate", "--wide"], &w);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     let rules: Vec<&str> = text
@@ -100,10 +100,16 @@ fn validate_reads_hex_and_architectures() {
             .map(|b| format!("{b:02x}"))
             .collect::<Vec<_>>()
             .join(" ");
-    let ok = dmaspec(&["validate", "--hex", "--arch", "mariana"], hex.as_bytes());
+    let ok = dmaspec(
+        &["validate", "--wide", "--hex", "--arch", "mariana"],
+        hex.as_bytes(),
+    );
     assert_eq!(ok.status.code(), Some(0), "{}", stdout(&ok));
     // Sunda has no 0xf1 (seed-004 §10): not decodable there, so not valid.
-    let sunda = dmaspec(&["validate", "--hex", "--arch", "sunda"], hex.as_bytes());
+    let sunda = dmaspec(
+        &["validate", "--wide", "--hex", "--arch", "sunda"],
+        hex.as_bytes(),
+    );
     assert_eq!(sunda.status.code(), Some(1));
     assert_eq!(
         stdout(&sunda),
@@ -113,7 +119,7 @@ fn validate_reads_hex_and_architectures() {
     // (seed-000 FATAL), which the ISA does not forbid: a warning, and the word is valid.
     let ext = vector("pseudo_dma_ext.hex"); // compute_op ADD
     let pair = [vector("pseudo_dma_direct2d.hex"), ext].concat();
-    let v5 = dmaspec(&["validate", "--arch", "maverick"], &pair);
+    let v5 = dmaspec(&["validate", "--wide", "--arch", "maverick"], &pair);
     assert_eq!(v5.status.code(), Some(0));
     assert!(
         stdout(&v5).starts_with(
@@ -124,7 +130,7 @@ fn validate_reads_hex_and_architectures() {
     );
     assert_eq!(stdout(&v5).lines().count(), 1, "{}", stdout(&v5));
     assert_eq!(
-        dmaspec(&["validate", "--arch", "cayman"], &pair)
+        dmaspec(&["validate", "--wide", "--arch", "cayman"], &pair)
             .status
             .code(),
         Some(0)
@@ -133,7 +139,7 @@ fn validate_reads_hex_and_architectures() {
 
 #[test]
 fn validate_flags_orphans_and_partial_words() {
-    let out = dmaspec(&["validate"], &vector("pseudo_dma_ext.hex"));
+    let out = dmaspec(&["validate", "--wide"], &vector("pseudo_dma_ext.hex"));
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out)
@@ -141,7 +147,7 @@ fn validate_flags_orphans_and_partial_words() {
     );
     let mut input = vector("dma_indirect1d.hex").to_vec();
     input.extend_from_slice(&[0xbb, 0x10]);
-    let out = dmaspec(&["validate"], &input);
+    let out = dmaspec(&["validate", "--wide"], &input);
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).contains("byte offset 64"), "{}", stderr(&out));
     assert_eq!(
@@ -246,7 +252,7 @@ fn decode_reports_a_constant_mismatch_and_does_not_call_the_word_valid() {
     );
     assert!(!text.contains("valid for"), "{text}");
     // validate reports the same fault, in the same words.
-    let out = dmaspec(&["validate"], &w);
+    let out = dmaspec(&["validate", "--wide"], &w);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stdout(&out).contains("header.inst_word_len: is 0x11, but the spec's constant is 0x10"),

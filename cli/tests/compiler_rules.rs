@@ -103,7 +103,7 @@ fn a_broken_header_rule_still_invalidates() {
         v.compiler_findings().map(|r| r.id).collect::<Vec<_>>(),
         ["compute_op_none_or_add"]
     );
-    let out = dmaspec(&["validate"], &pair(b));
+    let out = dmaspec(&["validate", "--wide"], &pair(b));
     assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
     let text = stdout(&out);
     let lines: Vec<&str> = text.lines().collect();
@@ -119,7 +119,7 @@ fn a_broken_header_rule_still_invalidates() {
 
 #[test]
 fn validate_warns_and_exits_0() {
-    let out = dmaspec(&["validate"], &pair(ext_multiply()));
+    let out = dmaspec(&["validate", "--wide"], &pair(ext_multiply()));
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert_eq!(
         stdout(&out),

@@ -782,3 +782,105 @@ fn fail_on_fails_a_change_at_or_above_the_level() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("; --fail-on major"), "{err}");
 }
+
+// ---- register files: the workspace's spec with one edit -------------------------------
+
+/// The TDRTP_inc doorbell's one field, as `spec/registers/udma_m2s.toml` declares it.
+const DOORBELL: &str = "name = \"val\"\nbits = \"23:0\"\nreset = 0x0\ndoc = \"Number of descriptors to add to the tail (24-bit).";
+
+/// A copy of the workspace's `spec/` in a fresh directory, with `udma_m2s.toml` edited.
+fn spec_copy(tag: &str, edits: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("dmaspec-diff-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let from = root().join("spec");
+    for (path, text) in dmaspec_codegen::spec_files(&from)
+        .into_iter()
+        .map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap()))
+    {
+        let to = dir.join(path.strip_prefix(&from).unwrap());
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        let text = if path.ends_with("registers/udma_m2s.toml") {
+            edit(&text, edits)
+        } else {
+            text
+        };
+        std::fs::write(to, text).unwrap();
+    }
+    dir
+}
+
+fn load_dir(dir: &Path) -> Model {
+    dmaspec_codegen::load::load_dir(dir).unwrap_or_else(|e| panic!("{}", e.render()))
+}
+
+#[test]
+fn a_register_field_that_shrinks_is_major_for_rust_and_c() {
+    let new = spec_copy("shrink", &[(DOORBELL, &DOORBELL.replace("23:0", "22:0"))]);
+    let d = diff::diff(&dmaspec_testkit::model(), &load_dir(&new), "old", "new");
+    let ch = only(
+        &d,
+        "UDMA_M2S",
+        Some("M2S_Q.TDRTP_inc.val"),
+        Kind::Resized,
+        Major,
+        Major,
+    );
+    assert_eq!(ch.item_kind, "register file");
+    assert_eq!(
+        ch.detail,
+        "bits 23:0 -> 22:0; mask 0x00ffffff -> 0x007fffff"
+    );
+    assert_eq!((d.rust, d.c), (Some(Major), Some(Major)));
+    // The command fails at any level, where it said "no changes" and exited 0.
+    let spec = root().join("spec");
+    let out = dmaspec(&[
+        "diff",
+        spec.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "--fail-on",
+        "patch",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("UDMA_M2S (register file)"), "{text}");
+    std::fs::remove_dir_all(new).unwrap();
+}
+
+#[test]
+fn a_new_register_is_minor_and_its_doc_and_reset_are_compared() {
+    let register = "[[regfile.bundle.register]]\nname = \"TDRTP\"\noffset = 0x3c\n";
+    let new = spec_copy(
+        "added",
+        &[
+            (
+                register,
+                &format!(
+                    "[[regfile.bundle.register]]\nname = \"spare\"\noffset = 0xf8\naccess = \"RW\"\ndoc = \"A spare.\"\nevidence = [{{ source = \"wiki-csr-udma-m2s §4.1\" }}]\n\n{register}"
+                ),
+            ),
+            (
+                DOORBELL,
+                &DOORBELL
+                    .replace("reset = 0x0", "reset = 0x1")
+                    .replace("(24-bit).", "(24 bits)."),
+            ),
+        ],
+    );
+    let d = diff::diff(&dmaspec_testkit::model(), &load_dir(&new), "old", "new");
+    let ch = only(
+        &d,
+        "UDMA_M2S",
+        Some("M2S_Q.spare"),
+        Kind::Added,
+        Minor,
+        Minor,
+    );
+    assert_eq!(ch.detail, "register (offset 0xf8, RW)");
+    let at = Some("M2S_Q.TDRTP_inc.val");
+    assert_eq!(
+        only(&d, "UDMA_M2S", at, Kind::ResetChanged, Major, Major).detail,
+        "reset 0x0 -> 0x1"
+    );
+    only(&d, "UDMA_M2S", at, Kind::DocChanged, Patch, Patch);
+    std::fs::remove_dir_all(new).unwrap();
+}

@@ -35,7 +35,7 @@ fn by_opcode_and_by_name_give_the_word_table() {
 #[test]
 fn one_field_with_enumerators_evidence_and_conflicts() {
     let text = stdout(&explain("DMA_INDIRECT1D.flags.gather_dim"));
-    assert!(text.contains("at        +0x0f b4..5"));
+    assert!(text.contains("at         +0x0f b4..5"));
     assert!(text.contains("0x1 Y (NEURON_ISA_TPB_INDIRECT_DIM_Y)"));
     assert!(text.contains("seed-004 §3.1"));
 
@@ -151,7 +151,7 @@ fn an_array_element_is_explained_at_its_own_offset() {
     let text = stdout(&explain("DMA_DIRECT2D.src_num_elem[1]"));
     assert!(text.starts_with("DMA_DIRECT2D.src_num_elem[1]\n"), "{text}");
     assert!(
-        text.contains("at        +0x22 (2 bytes): element 1 of src_num_elem (+0x20)"),
+        text.contains("at         +0x22 (2 bytes): element 1 of src_num_elem (+0x20)"),
         "{text}"
     );
     // seed-004 §3: DMA_INDIRECT1D's src_num_elem is one uint16_t.
@@ -205,4 +205,65 @@ fn an_opcode_without_a_word_says_so() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no word has opcode 0x00"), "{err}");
     assert!(err.contains("0xb8 DMA_DIRECT2D"), "{err}");
+}
+
+/// An enumerator or flag of a type is explained by `TYPE.NAME`; a name it does not have
+/// gets the nearest.
+#[test]
+fn an_enumerator_or_flag_is_explained() {
+    let fp32 = explain("DTYPE.FP32");
+    assert_eq!(fp32.status.code(), Some(0));
+    assert!(
+        stdout(&fp32).starts_with("DTYPE.FP32 — enumerator of DTYPE\n  0xa FP32 ("),
+        "{}",
+        stdout(&fp32)
+    );
+    let typo = explain("DTYPE.FP33");
+    assert_eq!(typo.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&typo.stderr);
+    assert!(
+        err.contains("DTYPE has no enumerator or flag `FP33` (did you mean `FP32`?)"),
+        "{err}"
+    );
+}
+
+/// The labels of a field's explanation line up (`confidence` is the widest), and an
+/// unknown field with no evidence says so instead of an empty heading.
+#[test]
+fn an_unknown_field_lines_up_and_has_no_empty_heading() {
+    let text = stdout(&explain("INDIRECT_COPY.unknown_24"));
+    for label in ["at", "type", "meaning", "role", "confidence"] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("  {label} ")))
+            .unwrap_or_else(|| panic!("no `{label}` line in:\n{text}"));
+        assert_eq!(&line[2..13], format!("{label:<11}"), "{text}");
+        assert_ne!(line.as_bytes()[13], b' ', "{text}");
+    }
+    assert!(text.contains("\n  evidence: none\n"), "{text}");
+    assert!(!text.lines().any(|l| l == "  evidence"), "{text}");
+}
+
+/// A query that is not UTF-8 is a query that names nothing (exit 2), as a path that is
+/// not UTF-8 is a path for `diff` as for every verb.
+#[test]
+fn arguments_that_are_not_utf8_are_taken() {
+    use std::ffi::OsStr;
+    use std::os::unix::ffi::OsStrExt;
+    let run = |args: &[&OsStr]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_dmaspec"))
+            .args(args)
+            .current_dir(common::root())
+            .output()
+            .unwrap()
+    };
+    let bad = OsStr::from_bytes(b"spec\xff");
+    let o = run(&[OsStr::new("explain"), bad]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("is not an opcode, a word"), "{err}");
+    let o = run(&[OsStr::new("diff"), bad, OsStr::new("spec")]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("cannot read"), "{err}");
 }

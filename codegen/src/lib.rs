@@ -26,6 +26,8 @@ pub mod model;
 pub mod naming;
 pub mod output;
 pub mod schema;
+#[cfg(test)]
+mod toy_kind;
 
 use std::path::{Path, PathBuf};
 

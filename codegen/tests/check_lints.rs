@@ -135,6 +135,73 @@ fields = [
     insta::assert_snapshot!(text);
 }
 
+/// A register file with one register `doorbell` whose evidence is `register_evidence`
+/// and whose field `val` declares `field_attrs`; the register declares `register_attrs`.
+fn regfile(register_evidence: &str, register_attrs: &str, field_attrs: &str) -> String {
+    format!(
+        r#"
+[[regfile]]
+name = "RF"
+doc = "A register file."
+size = 0x100
+bus_width = 32
+confidence = "HIGH"
+evidence = [{{ source = "page §1" }}]
+
+[[regfile.bundle]]
+name = "Q"
+offset = 0x0
+size = 0x10
+
+[[regfile.bundle.register]]
+name = "doorbell"
+offset = 0x0
+access = "RW"
+evidence = [{register_evidence}]
+{register_attrs}
+
+[[regfile.bundle.register.field]]
+name = "val"
+bits = "23:0"
+{field_attrs}
+"#
+    )
+}
+
+#[test]
+fn register_members_are_linted_like_fields() {
+    // A register field no row of its register names leans on the register's evidence.
+    let text = fires(
+        "field_without_evidence",
+        &regfile(r#"{ source = "page §1", names = "doorbell" }"#, "", ""),
+        &regfile(
+            r#"{ source = "page §1", names = "`val[23:0]` | RW" }"#,
+            "",
+            "",
+        ),
+    );
+    insta::assert_snapshot!(text);
+    let own = r#"evidence = [{ source = "page §1", names = "val" }]"#;
+    assert!(
+        check(&regfile(r#"{ source = "page §1" }"#, "", own))
+            .0
+            .is_empty()
+    );
+    // The register's allow covers its fields.
+    let allowed = regfile(
+        r#"{ source = "page §1", names = "doorbell" }"#,
+        r#"allow = { field_without_evidence = "the page lists the fields as a group" }"#,
+        "",
+    );
+    let found = check(&allowed);
+    assert!(found.0.is_empty(), "{}", found.render());
+    // A register that cites only whole documents.
+    let found = check(&regfile(r#"{ source = "page", names = "val" }"#, "", ""));
+    let e = &of(&found, "evidence_without_section");
+    assert_eq!(e.len(), 1, "{}", found.render());
+    assert!(e[0].message.contains("of register `doorbell`"), "{}", e[0]);
+}
+
 #[test]
 fn uncited_section() {
     let source = |allow: &str| {

@@ -745,3 +745,43 @@ fn a_misspelt_field_in_a_rule_gets_a_suggestion() {
         "`W` has no field `stpe`; did you mean `step`?",
     );
 }
+
+/// A literal out of range says the range rules take; i64::MIN, written as it is, is named
+/// (its digits alone are no i64, so it was called out of range).
+#[test]
+fn integer_literals_out_of_range_say_the_range() {
+    only(
+        &rule(r#"expr = "step == -9223372036854775808""#),
+        "expr",
+        "-9223372036854775808",
+        "-9223372036854775808 is i64::MIN, which rules do not take (a rule's integers run from \
+         -9223372036854775807 to 9223372036854775807)",
+    );
+    only(
+        &rule(r#"expr = "step == 99999999999999999999""#),
+        "expr",
+        "99999999999999999999",
+        "integer literal 99999999999999999999 is out of range (a rule's integers run from",
+    );
+}
+
+/// An array length that is a number, but negative or too large, is called so.
+#[test]
+fn array_lengths_out_of_range_say_so() {
+    for (ty, why) in [
+        ("u8[-1]", "array length `-1` in `u8[-1]` is negative"),
+        (
+            "u8[99999999999999999999999]",
+            "array length `99999999999999999999999` in `u8[99999999999999999999999]` is too large",
+        ),
+        ("u8[x]", "array length `x` in `u8[x]` is not a number"),
+    ] {
+        let bad = WORD.replace("\"u16[2]\"", &format!("\"{ty}\""));
+        let errs = SPEC.errors(&bad);
+        assert!(
+            errs.iter().any(|e| e.message.contains(why)),
+            "{ty}: {}",
+            SpecErrors(errs.clone())
+        );
+    }
+}

@@ -20,8 +20,9 @@ const OWN_BUDGET: usize = 1_250;
 const MODULE_BUDGET: usize = 1_525;
 
 /// Lines of the `regs` module (the register files' typed values, per-architecture
-/// modules and `REGFILES`) per register declaration; a ratchet on today's 73.
-const REGISTER_BUDGET: usize = 75;
+/// modules and `REGFILES`) per register declaration; a ratchet on today's 55.8 (73 before
+/// an architecture laid out as an earlier one re-exported that one's module, issue 37).
+const REGISTER_BUDGET: usize = 57;
 
 struct Sizes {
     /// Lines owned by each word and record.

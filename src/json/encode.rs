@@ -11,12 +11,14 @@ use core::fmt;
 
 use serde_json::{Map, Value as Json};
 
-use crate::runtime::meta::{EnumeratorMeta, FieldMeta, FlagMeta, LeafMeta};
+use crate::names::{echo, listing};
+use crate::runtime::meta::{EnumeratorMeta, FieldMeta, FlagMeta, JoinMeta, LeafMeta};
 use crate::runtime::record::RecordMeta;
 use crate::runtime::visit::{Group, Value, Visitor};
 use crate::runtime::wire::put;
 use crate::words::{RECORDS, Record, WORDS, enumerators, flag_bits};
 
+use super::fields::text_before_nul;
 use super::path::PathStack;
 
 /// Keys of an instruction object that `decode --json` prints besides `struct` and `fields`;
@@ -101,7 +103,7 @@ fn list_under(doc: Json, key: &'static str) -> Result<Vec<Json>, ListError> {
 
 /// The instructions of a JSON text, as [`instructions`] reads them.
 pub fn instructions_from_str(text: &str) -> Result<Vec<Json>, ListError> {
-    instructions(serde_json::from_str(text).map_err(ListError::Json)?)
+    instructions(super::strict::from_str_strict(text).map_err(ListError::Json)?)
 }
 
 /// One problem with one instruction of the list.
@@ -164,7 +166,10 @@ fn encode_each<T>(
     for (i, ins) in list.iter().enumerate() {
         let mut e = Vec::new();
         let word = one(ins, &mut e);
-        let label = ins.get("struct").and_then(Json::as_str).unwrap_or("?");
+        let label = ins
+            .get("struct")
+            .and_then(Json::as_str)
+            .map_or("?".into(), echo);
         errors.extend(e.into_iter().map(|message| EncodeError {
             instruction: i,
             label: label.to_string(),
@@ -188,11 +193,12 @@ fn unknown_struct(name: &str) -> String {
     let names = WORDS
         .iter()
         .flat_map(|w| core::iter::once(w.name).chain(w.aliases.iter().copied()));
+    let shown = echo(name);
     match crate::names::nearest(name, names.clone()) {
-        Some(guess) => format!("unknown struct `{name}`; did you mean `{guess}`?"),
+        Some(guess) => format!("unknown struct `{shown}`; did you mean `{guess}`?"),
         None => {
             let words: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
-            format!("unknown struct `{name}` (words: {})", words.join(", "))
+            format!("unknown struct `{shown}` (words: {})", words.join(", "))
         }
     }
 }
@@ -216,7 +222,7 @@ fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
         // An unknown opcode as decode printed it: its raw bytes.
         Some(Json::Null) | None => return raw_word(obj, errors),
         Some(other) => {
-            errors.push(format!("`struct` must be a name, not {other}"));
+            errors.push(format!("`struct` must be a name, not {}", shown(other)));
             return [0; 64];
         }
     };
@@ -225,8 +231,10 @@ fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
         && op.as_u64() != Some(u64::from(word.opcode))
     {
         errors.push(format!(
-            "`opcode` {op} does not match {} ({:#04x})",
-            word.name, word.opcode
+            "`opcode` {} does not match {} ({:#04x})",
+            shown(op),
+            word.name,
+            word.opcode
         ));
     }
     let mut bytes = *word.template;
@@ -246,6 +254,7 @@ fn encode_one(ins: &Json, errors: &mut Vec<String>) -> [u8; 64] {
         let mut taken = ArmCollector::default();
         decoded.visit(&mut taken, arch);
         check_arms(&taken.arms, &arms, errors);
+        check_joined(obj, &taken.joined, errors);
     }
     bytes
 }
@@ -260,7 +269,7 @@ fn encode_record(meta: &RecordMeta, ins: &Json, errors: &mut Vec<String>) -> Vec
     match obj.get("struct") {
         Some(Json::String(s)) if s == meta.name => {}
         None => {}
-        Some(other) => errors.push(format!("`struct` {other} is not {}", meta.name)),
+        Some(other) => errors.push(format!("`struct` {} is not {}", shown(other), meta.name)),
     }
     unknown_keys(obj, errors);
     let Some(fields) = fields_of(obj, errors) else {
@@ -277,6 +286,7 @@ fn encode_record(meta: &RecordMeta, ins: &Json, errors: &mut Vec<String>) -> Vec
         let mut taken = ArmCollector::default();
         decoded.visit(&mut taken, crate::Arch::ALL[0]);
         check_arms(&taken.arms, &arms, errors);
+        check_joined(obj, &taken.joined, errors);
     }
     bytes
 }
@@ -285,7 +295,7 @@ fn encode_record(meta: &RecordMeta, ins: &Json, errors: &mut Vec<String>) -> Vec
 fn unknown_keys(obj: &Map<String, Json>, errors: &mut Vec<String>) {
     for key in obj.keys() {
         if key != "struct" && key != "fields" && !DERIVED_KEYS.contains(&key.as_str()) {
-            errors.push(format!("unknown key `{key}`"));
+            errors.push(format!("unknown key `{}`", echo(key)));
         }
     }
 }
@@ -369,7 +379,7 @@ fn walk(
         let path = join(prefix, key);
         if let Some(leaf) = word.leaves.iter().find(|l| l.path == path) {
             if let Err(e) = write_leaf(leaf, value, bytes) {
-                errors.push(format!("field `{path}`: {e}"));
+                errors.push(format!("field `{}`: {e}", echo(&path)));
             } else if let Some(op) = word.opcode
                 && bytes[0] != op
             {
@@ -387,7 +397,7 @@ fn walk(
             l.path.starts_with(&format!("{path}.")) || l.path.starts_with(&format!("{path}["))
         };
         if !word.leaves.iter().any(|l| below(&l)) {
-            errors.push(format!("unknown field `{path}`"));
+            errors.push(format!("unknown field `{}`", echo(&path)));
             continue;
         }
         if word.leaves.iter().any(|l| l.variant == Some(path.as_str())) {
@@ -401,11 +411,14 @@ fn walk(
                     let p = format!("{path}[{i}]");
                     match item {
                         Json::Object(m) => walk(word, m, &p, bytes, arms, errors),
-                        _ => errors.push(format!("field `{p}`: expected an object")),
+                        _ => errors.push(format!("field `{}`: expected an object", echo(&p))),
                     }
                 }
             }
-            _ => errors.push(format!("field `{path}`: expected an object of its members")),
+            _ => errors.push(format!(
+                "field `{}`: expected an object of its members",
+                echo(&path)
+            )),
         }
     }
 }
@@ -427,12 +440,50 @@ fn check_arms(taken: &[String], arms: &[(String, String)], errors: &mut Vec<Stri
     }
 }
 
-/// Collects the union arms a decoded word took (`src_start_addr.addr_var`).
+/// `joined` is what decode read of the parts of each value stored across several fields
+/// (`timestamp.ps`): one that is not what the encoded parts give would be lost, so it is
+/// refused (the parts are the fields to edit).
+fn check_joined(
+    obj: &Map<String, Json>,
+    read: &[(String, &JoinMeta, u64)],
+    errors: &mut Vec<String>,
+) {
+    let Some(given) = obj.get("joined") else {
+        return;
+    };
+    let Json::Object(given) = given else {
+        errors.push(format!("`joined` must be an object, not {}", shown(given)));
+        return;
+    };
+    for (path, v) in given {
+        let Some((_, meta, value)) = read.iter().find(|(p, ..)| p == path) else {
+            errors.push(format!(
+                "`joined`: no value `{}` is joined here",
+                echo(path)
+            ));
+            continue;
+        };
+        if v.get("value").unwrap_or(v).as_u64() != Some(*value) {
+            let parent = path.rsplit_once('.').map_or("", |p| p.0);
+            let parts: Vec<String> = meta.parts.iter().map(|p| join(parent, p.0)).collect();
+            errors.push(format!(
+                "`joined` `{path}` is {} but its parts give {value}: it is read from \
+                 `{}`, so edit those fields instead",
+                shown(v.get("value").unwrap_or(v)),
+                parts.join("` + `")
+            ));
+        }
+    }
+}
+
+/// Collects the union arms a decoded word took (`src_start_addr.addr_var`), and its joined
+/// values (path, what joins them, value).
 #[derive(Default)]
 struct ArmCollector {
     path: PathStack,
     groups: Vec<Group>,
     arms: Vec<String>,
+    joined: Vec<(String, &'static JoinMeta, u64)>,
 }
 
 impl Visitor for ArmCollector {
@@ -448,6 +499,9 @@ impl Visitor for ArmCollector {
         self.groups.pop();
     }
     fn value(&mut self, _field: &'static FieldMeta, _offset: usize, _value: Value<'_>) {}
+    fn joined(&mut self, join: &'static JoinMeta, _offset: usize, value: u64) {
+        self.joined.push((self.path.leaf(join.name), join, value));
+    }
 }
 
 /// Lays one leaf's value into the word.
@@ -473,7 +527,7 @@ fn write_leaf(leaf: &LeafMeta, value: &Json, bytes: &mut [u8]) -> Result<(), Str
     }
     let width = leaf.bits.map_or((leaf.size * 8) as u32, |b| b.1);
     let v = if let Some(values) = enumerators(ty) {
-        enum_value(value, values, width)?
+        enum_value(value, ty, values, width)?
     } else if let Some(bits) = flag_bits(ty) {
         flags_value(value, bits, width)?
     } else {
@@ -495,7 +549,7 @@ fn int_value(v: &Json, ty: &str, bits: u32) -> Result<u64, String> {
     let signed = ty.starts_with('i');
     if signed {
         let Some(i) = v.as_i64() else {
-            return Err(format!("expected a signed integer, got {v}"));
+            return Err(format!("expected a signed integer, got {}", shown(v)));
         };
         let min = -(1i128 << (bits - 1));
         let max = (1i128 << (bits - 1)) - 1;
@@ -505,7 +559,7 @@ fn int_value(v: &Json, ty: &str, bits: u32) -> Result<u64, String> {
         return Ok(i as u64 & mask(bits));
     }
     let Some(u) = v.as_u64() else {
-        return Err(format!("expected an unsigned integer, got {v}"));
+        return Err(format!("expected an unsigned integer, got {}", shown(v)));
     };
     if u > mask(bits) {
         return Err(format!("{u} does not fit {bits} bits (max {})", mask(bits)));
@@ -521,21 +575,46 @@ fn mask(bits: u32) -> u64 {
     }
 }
 
+/// The value of the enumerator of `ty` named `n` (or one of its other spellings), or an
+/// error suggesting the nearest name.
+fn enumerator(n: &str, ty: &str, values: &[EnumeratorMeta]) -> Result<u64, String> {
+    if let Some(e) = values
+        .iter()
+        .find(|e| e.name == n || e.aliases.contains(&n))
+    {
+        return Ok(e.value);
+    }
+    let names: Vec<&str> = values.iter().map(|e| e.name).collect();
+    let unknown = format!("unknown enumerator `{}` of `{ty}`", echo(n));
+    Err(match crate::names::nearest(n, names.iter().copied()) {
+        Some(guess) => format!("{unknown}; did you mean `{guess}`?"),
+        None => format!(
+            "{unknown} ({})",
+            listing(&names, "enumerators", &format!("`dmaspec explain {ty}`"))
+        ),
+    })
+}
+
+/// An object value (an enum's, a flag set's, a text's) has only the keys decode writes.
+fn only_keys(m: &Map<String, Json>, known: [&str; 2]) -> Result<(), String> {
+    match m.keys().find(|k| !known.contains(&k.as_str())) {
+        Some(k) => Err(format!(
+            "unknown key `{}` (the keys are `{}` and `{}`)",
+            echo(k),
+            known[0],
+            known[1]
+        )),
+        None => Ok(()),
+    }
+}
+
 /// `{"raw": 7, "name": "FP16"}`, `"FP16"`, or `7`.
-fn enum_value(v: &Json, values: &[EnumeratorMeta], bits: u32) -> Result<u64, String> {
-    let by_name = |n: &str| {
-        values
-            .iter()
-            .find(|e| e.name == n || e.aliases.contains(&n))
-            .map(|e| e.value)
-            .ok_or_else(|| {
-                let names: Vec<&str> = values.iter().map(|e| e.name).collect();
-                format!("unknown enumerator `{n}` (one of: {})", names.join(", "))
-            })
-    };
+fn enum_value(v: &Json, ty: &str, values: &[EnumeratorMeta], bits: u32) -> Result<u64, String> {
+    let by_name = |n: &str| enumerator(n, ty, values);
     let raw = match v {
         Json::String(n) => by_name(n)?,
         Json::Object(m) => {
+            only_keys(m, ["raw", "name"])?;
             let raw = m.get("raw").map(|r| int_value(r, "u64", 64)).transpose()?;
             let named = match m.get("name") {
                 Some(Json::String(n)) => Some(by_name(n)?),
@@ -564,17 +643,21 @@ fn flags_value(v: &Json, bits: &[FlagMeta], width: u32) -> Result<u64, String> {
         list.iter().try_fold(0u64, |acc, n| {
             let n = n
                 .as_str()
-                .ok_or_else(|| format!("flag names are strings, not {n}"))?;
+                .ok_or_else(|| format!("flag names are strings, not {}", shown(n)))?;
             bits.iter()
                 .find(|b| b.name == n)
                 .map(|b| acc | 1 << b.bit)
-                .ok_or_else(|| format!("unknown flag `{n}`"))
+                .ok_or_else(|| format!("unknown flag `{}`", echo(n)))
         })
     };
     let raw = match v {
         Json::Array(list) => from_names(list)?,
-        Json::Object(m) => match (m.get("raw"), m.get("flags")) {
-            (Some(r), _) => {
+        Json::Object(m) => match (
+            only_keys(m, ["raw", "flags"])?,
+            m.get("raw"),
+            m.get("flags"),
+        ) {
+            ((), Some(r), _) => {
                 let r = int_value(r, "u64", 64)?;
                 if let Some(Json::Array(list)) = m.get("flags") {
                     let named = from_names(list)?;
@@ -585,7 +668,7 @@ fn flags_value(v: &Json, bits: &[FlagMeta], width: u32) -> Result<u64, String> {
                 }
                 r
             }
-            (None, Some(Json::Array(list))) => from_names(list)?,
+            ((), None, Some(Json::Array(list))) => from_names(list)?,
             _ => return Err("expected `raw` or `flags`".into()),
         },
         other => int_value(other, "u64", 64)?,
@@ -616,6 +699,7 @@ fn write_text(leaf: &LeafMeta, v: &Json, bytes: &mut [u8]) -> Result<(), String>
             Ok(())
         }
         Json::Object(m) => {
+            only_keys(m, ["text", "raw_hex"])?;
             let hex = m
                 .get("raw_hex")
                 .and_then(Json::as_str)
@@ -626,8 +710,22 @@ fn write_text(leaf: &LeafMeta, v: &Json, bytes: &mut [u8]) -> Result<(), String>
             for (b, pair) in field.iter_mut().zip(hex.as_bytes().chunks(2)) {
                 *b = hex_byte(pair).ok_or("`raw_hex` is not hex")?;
             }
-            Ok(())
+            // `text` is what decode read of these bytes: an edit of it alone would be lost.
+            let read = text_before_nul(field);
+            match m.get("text") {
+                Some(given) if given.as_str() != Some(&*read) => Err(format!(
+                    "`text` {} and `raw_hex` (text {read:?}) disagree; \
+                     to write a new text, give it alone as a string",
+                    shown(given)
+                )),
+                _ => Ok(()),
+            }
         }
-        other => Err(format!("expected text, got {other}")),
+        other => Err(format!("expected text, got {}", shown(other))),
     }
+}
+
+/// A JSON value as a message repeats it ([`echo`]).
+fn shown(v: &Json) -> String {
+    echo(&v.to_string()).into_owned()
 }

@@ -84,11 +84,16 @@ pub fn leaf_json(v: Value) -> Json {
         Value::Text(bytes) => match canonical_text(bytes) {
             Some(text) => json!(text),
             None => json!({
-                "text": String::from_utf8_lossy(bytes.split(|&b| b == 0).next().unwrap_or(&[])),
+                "text": text_before_nul(bytes),
                 "raw_hex": hex_string(bytes),
             }),
         },
     }
+}
+
+/// What an ASCII field's bytes read as text: those before the first NUL.
+pub(crate) fn text_before_nul(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(bytes.split(|&b| b == 0).next().unwrap_or(&[]))
 }
 
 /// The raw bits of a leaf, for showing the same bytes under another reading.

@@ -19,6 +19,7 @@ mod encode;
 mod fields;
 mod path;
 mod stream;
+mod strict;
 
 use serde_json::{Value as Json, json};
 
@@ -31,6 +32,7 @@ pub use encode::{
 pub use fields::{JsonFields, hex_string, leaf_json, raw_bits};
 pub use path::PathStack;
 pub use stream::{for_each_instruction, for_each_record};
+pub use strict::{Strict, from_str_strict};
 
 /// The smallest instruction object [`encode_all`] reads back as `bytes`: `struct` and
 /// `fields` of `word`, the decoding of `bytes` in `arch`.

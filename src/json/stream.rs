@@ -208,7 +208,7 @@ struct List<'f, F> {
 
 impl<F: FnMut(usize, Json)> List<'_, F> {
     fn elements<'de, A: SeqAccess<'de>>(&mut self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(v) = seq.next_element::<Json>()? {
+        while let Some(super::strict::Strict(v)) = seq.next_element()? {
             (self.each)(self.count, v);
             self.count += 1;
         }

@@ -3,6 +3,8 @@
 //! a field name (`` `instr.src_num_elem[0]` ``, `inst_word_len = 0x10`) or a C type.
 //! Every reader returns `None` for text it does not understand.
 
+use crate::model::registers::Access;
+
 /// Where a row puts its field, in bits from the start of the item, and how wide it says
 /// the field is (`None` when neither the cell nor a width column says).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,14 +70,23 @@ pub fn offset(cell: &str) -> Option<Span> {
         .strip_prefix("..")
         .or_else(|| rest.strip_prefix('–'))
         .and_then(|e| number(e.trim_start_matches(['+', '@'])));
-    let width = end.and_then(|(end, _)| {
-        let last = if exclusive_end {
-            end.checked_sub(1)?
-        } else {
-            end
-        };
-        last.checked_sub(byte)?.checked_add(1)?.checked_mul(8)
-    });
+    let width = match end {
+        None => None,
+        Some((end, _)) => {
+            let last = if exclusive_end {
+                end.checked_sub(1)
+            } else {
+                Some(end)
+            };
+            match last.and_then(|l| l.checked_sub(byte)) {
+                // An end before the start says no width.
+                None => None,
+                // An end too far to count in bits: the cell cannot be placed
+                // ([`out_of_range`] says why), rather than read without its end.
+                Some(d) => Some(d.checked_add(1)?.checked_mul(8)?),
+            }
+        }
+    };
     Some(Span { start, width })
 }
 
@@ -140,14 +151,41 @@ pub fn out_of_range(cell: &str, bits: bool) -> Option<String> {
     None
 }
 
-/// A width cell, in bits: `4` and `8 B` are bytes, `b16` is bits.
+/// A width cell, in bits: `4` and `8 B` are bytes, `b16` is bits. A number that goes on
+/// (`4.5`, `2^61`) or is too large to count in bits is no width.
 pub fn width(cell: &str) -> Option<u64> {
     let t = plain(cell);
+    let whole = |(n, rest): (u64, &str)| {
+        rest.chars()
+            .next()
+            .is_none_or(|c| c.is_whitespace() || c == '(' || c == 'B')
+            .then_some(n)
+    };
     if let Some(bits) = t.strip_prefix('b') {
-        return number(bits).map(|(n, _)| n);
+        return number(bits).and_then(whole);
     }
-    let (n, _) = number(&t)?;
-    n.checked_mul(8)
+    whole(number(&t)?)?.checked_mul(8)
+}
+
+/// Why a width cell [`width`] cannot read is no width: `None` for a cell that gives none
+/// (empty, a dash, `?`).
+pub fn unreadable_width(cell: &str) -> Option<String> {
+    let t = plain(cell);
+    let absent = t.is_empty() || ["-", "—", "–", "?"].contains(&t.as_str());
+    (!absent && width(cell).is_none())
+        .then(|| format!("width `{t}` is not a whole number of bytes (or `bN` bits) that fits"))
+}
+
+/// An access cell (`RW`, `**RO**`, `W/O`), or `None` for anything else.
+pub fn access(cell: &str) -> Option<Access> {
+    Access::parse(&plain(cell).to_ascii_uppercase().replace('/', ""))
+}
+
+/// A reset cell that is one number (`0`, `**1**`, `` `0xe` ``), or `None`.
+pub fn reset(cell: &str) -> Option<u64> {
+    let t = plain(cell);
+    let (n, rest) = number(&t)?;
+    rest.trim().is_empty().then_some(n)
 }
 
 /// The names a field-name cell may give, most likely first: each backticked identifier
@@ -268,5 +306,10 @@ mod tests {
             Some("NEURON_ISA_TPB_HEADER".into())
         );
         assert_eq!(type_name("wait/update semaphore"), None);
+        assert_eq!(access("**R/W**"), Some(Access::RW));
+        assert_eq!(access("role"), None);
+        assert_eq!(reset("`0xe`"), Some(14));
+        assert_eq!(reset("**1**"), Some(1));
+        assert_eq!(reset("—"), None);
     }
 }

@@ -10,6 +10,9 @@ pub struct Group {
     pub width: Option<usize>,
     pub name: usize,
     pub ty: Option<usize>,
+    /// A register table's access (`R/W`) and reset (`rst`) columns.
+    pub access: Option<usize>,
+    pub reset: Option<usize>,
     /// A name column headed by something other than "field" (`HEADER`): the item's name.
     pub title: Option<String>,
 }
@@ -29,7 +32,15 @@ fn is_width(h: &str) -> bool {
 }
 
 fn is_name(h: &str) -> bool {
-    h.starts_with("field") || matches!(h, "member" | "name")
+    h.starts_with("field") || matches!(h, "member" | "name" | "register" | "reg")
+}
+
+fn is_access(h: &str) -> bool {
+    matches!(h, "r/w" | "rw" | "access" | "acc")
+}
+
+fn is_reset(h: &str) -> bool {
+    matches!(h, "rst" | "reset" | "reset value")
 }
 
 fn is_type(h: &str) -> bool {
@@ -62,10 +73,14 @@ fn group(heads: &[String], header: &[String], from: usize, to: usize) -> Option<
     let offset = cols.clone().find(|&i| is_offset(&heads[i]))?;
     let width = cols.clone().find(|&i| is_width(&heads[i]));
     let ty = cols.clone().find(|&i| is_type(&heads[i]));
+    let access = cols.clone().find(|&i| is_access(&heads[i]));
+    let reset = cols.clone().find(|&i| is_reset(&heads[i]));
     let named = cols.clone().find(|&i| is_name(&heads[i]));
     let name = named.or_else(|| {
         (offset + 1..to).find(|&i| {
-            !heads[i].is_empty() && Some(i) != width && Some(i) != ty && !is_offset(&heads[i])
+            !heads[i].is_empty()
+                && ![width, ty, access, reset].contains(&Some(i))
+                && !is_offset(&heads[i])
         })
     })?;
     Some(Group {
@@ -74,6 +89,8 @@ fn group(heads: &[String], header: &[String], from: usize, to: usize) -> Option<
         width,
         name,
         ty,
+        access,
+        reset,
         title: named
             .is_none()
             .then(|| header[name].replace(['`', '*'], "").trim().to_string()),
@@ -99,6 +116,8 @@ mod tests {
                 width: Some(1),
                 name: 2,
                 ty: Some(3),
+                access: None,
+                reset: None,
                 title: None
             }]
         );
@@ -109,5 +128,14 @@ mod tests {
         let g = groups(&header("| Field | Off (16B/20B) | Off (MX) | Type |"));
         assert_eq!((g.len(), g[0].offset, g[0].name), (1, 1, 0));
         assert!(groups(&header("| Op | dec | Encoder |")).is_empty());
+        let g = groups(&header(
+            "| off | w | R/W | register | role / key bitfields |",
+        ));
+        assert_eq!(
+            (g[0].name, g[0].access, g[0].title.as_deref()),
+            (3, Some(2), None)
+        );
+        let g = groups(&header("| bits | field | rst | bits | field | rst |"));
+        assert_eq!((g.len(), g[1].reset), (2, Some(5)));
     }
 }

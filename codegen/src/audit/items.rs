@@ -1,33 +1,17 @@
 //! Which spec item a table describes. The headings above it name words, structs, aliases,
-//! opcode enumerators or opcodes; the spec's evidence cites tie items to the page's
+//! opcode enumerators, opcodes, bundles or registers; the spec's evidence cites tie items to the page's
 //! sections. Of the candidates the nearest heading yields, the one whose members the rows
 //! match best wins.
 
 use super::markdown::{CAPTION, Heading};
-use crate::model::{Evidence, Model, TypeDef, TypeKind, section_key};
+use super::targets::Target;
+use crate::model::{Evidence, section_key};
 
 /// `NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT` and `dma_direct2d` both as `DMA_DIRECT2D`.
-fn key(name: &str) -> String {
+pub(super) fn key(name: &str) -> String {
     let up = name.to_ascii_uppercase();
     let up = up.strip_prefix("NEURON_ISA_TPB_").unwrap_or(&up);
     up.strip_suffix("_STRUCT").unwrap_or(up).to_string()
-}
-
-/// The names an item goes by, as [`key`]s.
-fn item_keys(model: &Model, t: &TypeDef) -> Vec<String> {
-    let mut names = vec![t.name.clone(), t.c_name.clone()];
-    if let TypeKind::Struct { aliases, .. } = &t.kind {
-        names.extend(
-            aliases
-                .iter()
-                .flat_map(|a| [a.name.clone(), a.c_name.clone()]),
-        );
-    }
-    if let Some(e) = model.opcode_enumerator(t) {
-        names.push(e.name.clone());
-        names.extend(e.aliases.iter().map(|a| a.name.clone()));
-    }
-    names.iter().map(|n| key(n)).collect()
 }
 
 /// The identifiers a heading names (`DIRECT2D`, `dma_direct2d`, "the header word"), and
@@ -56,48 +40,20 @@ fn cites(evidence: &[Evidence], source: &str, section: &str) -> bool {
 }
 
 /// Whether the item or one of its own members cites the section.
-fn item_cites(t: &TypeDef, source: &str, section: &str) -> bool {
-    let members: Vec<&[Evidence]> = match &t.kind {
-        TypeKind::Struct { fields, .. } => fields.iter().map(|f| f.evidence.as_slice()).collect(),
-        TypeKind::Bitfield { fields, .. } => fields.iter().map(|f| f.evidence.as_slice()).collect(),
-        TypeKind::Union {
-            discriminator,
-            variants,
-        } => std::iter::once(discriminator)
-            .chain(variants.iter().flat_map(|v| &v.fields))
-            .map(|f| f.evidence.as_slice())
-            .collect(),
-        TypeKind::Enum { .. } | TypeKind::Flags { .. } => return false,
-    };
-    std::iter::once(t.evidence.as_slice())
-        .chain(members)
-        .any(|e| cites(e, source, section))
-}
-
-/// A byte-map item: a struct, union or bitfield.
-fn laid_out(t: &TypeDef) -> bool {
-    matches!(
-        t.kind,
-        TypeKind::Struct { .. } | TypeKind::Union { .. } | TypeKind::Bitfield { .. }
-    )
+fn target_cites(t: &Target, source: &str, section: &str) -> bool {
+    t.evidence.iter().any(|e| cites(e, source, section))
 }
 
 /// The item the table describes and its judged rows: at the nearest level (the column
 /// title, the caption, then each heading outwards) with a candidate `judge` accepts, the
 /// one it scores highest.
-pub fn choose<'m, S: Ord, R>(
-    model: &'m Model,
+pub fn choose<'t, 'm, S: Ord, R>(
+    targets: &'t [Target<'m>],
     source: Option<&str>,
     headings: &[Heading],
     title: Option<&str>,
-    judge: impl Fn(&'m TypeDef) -> Option<(S, R)>,
-) -> Option<(&'m TypeDef, R)> {
-    let keyed: Vec<(&TypeDef, Vec<String>)> = model
-        .types
-        .iter()
-        .filter(|t| laid_out(t))
-        .map(|t| (t, item_keys(model, t)))
-        .collect();
+    judge: impl Fn(&'t Target<'m>) -> Option<(S, R)>,
+) -> Option<(&'t Target<'m>, R)> {
     let title = title.map(|t| Heading {
         line: 0,
         level: CAPTION + 1,
@@ -107,14 +63,12 @@ pub fn choose<'m, S: Ord, R>(
     for h in levels {
         let (names, opcodes) = heading_tokens(&h.text);
         let section = (h.level < CAPTION).then(|| section_key(&h.text));
-        let mut best: Option<(S, &TypeDef, R)> = None;
-        for (t, keys) in &keyed {
-            let by_name = names.iter().any(|n| keys.contains(n));
-            let by_opcode = t
-                .opcode()
-                .is_some_and(|o| opcodes.contains(&u64::from(o.value)));
+        let mut best: Option<(S, &Target, R)> = None;
+        for t in targets {
+            let by_name = names.iter().any(|n| t.keys.contains(n));
+            let by_opcode = t.opcode.is_some_and(|o| opcodes.contains(&o));
             let by_cite = match (source, &section) {
-                (Some(s), Some(k)) if !k.is_empty() => item_cites(t, s, k),
+                (Some(s), Some(k)) if !k.is_empty() => target_cites(t, s, k),
                 _ => false,
             };
             if !(by_name || by_opcode || by_cite) {

@@ -1,21 +1,28 @@
 //! `dmaspec audit`: how far the spec agrees with the byte-map tables of a Markdown source
 //! page. Each table (offset, width and field-name columns under a heading that names a word
-//! or struct) is matched to the spec item it describes, and each row is judged: held
-//! exactly, held differently (and whether a recorded alternative or conflict explains it),
-//! or missing.
+//! or struct; or a register table's offset, access and register columns under one that
+//! names a bundle; or a bit table's bits, field and reset columns under one that names a
+//! register) is matched to the spec item it describes, of any kind the registry lists
+//! (`kinds::Tabled`), and each row is judged: held exactly, held differently (and whether
+//! a recorded alternative or conflict explains it), or missing.
 
 mod cell;
 mod columns;
 pub mod counts;
 mod items;
+pub(crate) mod kinds;
 pub mod markdown;
 mod places;
+pub(crate) mod targets;
 
 use serde::Serialize;
 
-use crate::model::{Alternative, Evidence, Model, TypeDef, TypeKind};
+use crate::model::kinds::for_each_kind;
+use crate::model::{Alternative, Evidence, Model};
+use kinds::tabled;
 use markdown::{CAPTION, Table};
 use places::Place;
+use targets::Target;
 
 /// What the audit found on one page.
 #[derive(Debug, Clone, Serialize)]
@@ -67,15 +74,19 @@ pub struct TableReport {
     pub caption: Option<String>,
     /// The spec item the table describes; `None` when it matches none.
     pub item: Option<String>,
+    /// The architecture whose layout it matched, for an item laid out per generation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arch: Option<String>,
     pub counts: Counts,
     pub rows: Vec<RowReport>,
     /// Rows whose offset cell holds a position the audit cannot place (a bit range past
-    /// every number): each a finding, counted under no verdict.
+    /// every number), or whose width cell it cannot read: each a finding, counted under no
+    /// verdict.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<Unreadable>,
 }
 
-/// A row whose offset cell the audit cannot place, and why.
+/// A row whose offset cell the audit cannot place, or whose width it cannot read, and why.
 #[derive(Debug, Clone, Serialize)]
 pub struct Unreadable {
     pub line: usize,
@@ -106,6 +117,10 @@ pub enum Aspect {
     Width,
     Name,
     Type,
+    /// A register's or register field's access.
+    Access,
+    /// A register's or register field's reset value.
+    Reset,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -140,10 +155,12 @@ pub fn audit_page(model: &Model, name: &str, text: &str) -> PageReport {
         .iter()
         .find(|s| s.file == file)
         .map(|s| s.id.clone());
+    let mut targets: Vec<Target> = Vec::new();
+    for_each_kind!(tabled!(model, targets));
     let mut tables = Vec::new();
     for table in markdown::tables(text) {
         for group in columns::groups(&table.header) {
-            if let Some(t) = audit_table(model, source.as_deref(), &table, &group) {
+            if let Some(t) = audit_table(model, &targets, source.as_deref(), &table, &group) {
                 tables.push(t);
             }
         }
@@ -186,14 +203,20 @@ fn read_rows<'t>(table: &'t Table, g: &columns::Group) -> (Vec<Row<'t>>, Vec<Unr
         if names.is_empty() {
             continue;
         }
+        let unread = |why| Unreadable {
+            line: *line,
+            offset: get(g.offset).trim().to_string(),
+            name: get(g.name).trim().to_string(),
+            why,
+        };
+        // A width the row gives but the audit cannot read would pass for any width.
+        if let Some(why) = g.width.and_then(|w| cell::unreadable_width(get(w))) {
+            unreadable.push(unread(why));
+            continue;
+        }
         let Some(span) = span else {
             if let Some(why) = cell::out_of_range(get(g.offset), g.bits) {
-                unreadable.push(Unreadable {
-                    line: *line,
-                    offset: get(g.offset).trim().to_string(),
-                    name: get(g.name).trim().to_string(),
-                    why,
-                });
+                unreadable.push(unread(why));
             }
             continue;
         };
@@ -210,6 +233,7 @@ fn read_rows<'t>(table: &'t Table, g: &columns::Group) -> (Vec<Row<'t>>, Vec<Unr
 
 fn audit_table(
     model: &Model,
+    targets: &[Target],
     source: Option<&str>,
     table: &Table,
     g: &columns::Group,
@@ -228,16 +252,12 @@ fn audit_table(
         .last()
         .filter(|h| h.level == CAPTION)
         .map(|h| h.text.clone());
-    let chosen = items::choose(model, source, &table.headings, g.title.as_deref(), |t| {
+    let chosen = items::choose(targets, source, &table.headings, g.title.as_deref(), |t| {
         // A row past the item's end says the table lays out something larger.
-        if rows.iter().any(|r| r.span.start >= t.size as u64 * 8) {
+        if rows.iter().any(|r| r.span.start >= t.bits) {
             return None;
         }
-        let places = places::places(model, t);
-        let judged: Vec<RowReport> = rows
-            .iter()
-            .map(|r| judge(model, source, t, &places, r, g))
-            .collect();
+        let judged: Vec<RowReport> = rows.iter().map(|r| judge(model, source, t, r, g)).collect();
         // The most exact rows, then the most held at all; none exact is no match.
         let exact = judged
             .iter()
@@ -249,9 +269,9 @@ fn audit_table(
             .count();
         (exact > 0).then_some(((exact, held), judged))
     });
-    let (item, rows) = match chosen {
-        Some((t, judged)) => (Some(t.name.clone()), judged),
-        None => (None, Vec::new()),
+    let (item, arch, rows) = match chosen {
+        Some((t, judged)) => (Some(t.name.clone()), t.arch.map(str::to_string), judged),
+        None => (None, None, Vec::new()),
     };
     let mut counts = Counts::default();
     for r in &rows {
@@ -268,6 +288,7 @@ fn audit_table(
         section,
         caption,
         item,
+        arch,
         counts,
         rows,
         unreadable,
@@ -284,11 +305,11 @@ fn generic(name: &str) -> bool {
 fn judge<'m>(
     model: &Model,
     source: Option<&str>,
-    item: &TypeDef,
-    places: &[Place<'m>],
+    item: &Target<'m>,
     row: &Row<'_>,
     g: &columns::Group,
 ) -> RowReport {
+    let places = item.places.as_slice();
     let get = |i: usize| row.cells.get(i).cloned().unwrap_or_default();
     // A row may name an element (`src_num_elem[0]` for the array) or a part the spec does
     // not break down (`src_idx_start_addr.addr_immediate` for the ADDR4).
@@ -363,6 +384,16 @@ fn judge<'m>(
     if report.differs.is_empty() && row.type_name.as_ref().is_some_and(|t| !same_type(t)) {
         report.differs.push(Aspect::Type);
     }
+    // A register table's access and reset columns, against a register or its field.
+    if let Some(access) = p.access {
+        let cell = |col: Option<usize>| col.map(|c| get(c)).unwrap_or_default();
+        if cell::access(&cell(g.access)).is_some_and(|a| a != access) {
+            report.differs.push(Aspect::Access);
+        }
+        if cell::reset(&cell(g.reset)).is_some_and(|v| p.reset != Some(v)) {
+            report.differs.push(Aspect::Reset);
+        }
+    }
     report.spec = Some(SpecPlace {
         path: p.path.clone(),
         bit_offset: p.start,
@@ -387,7 +418,7 @@ fn judge<'m>(
 fn explanation(
     model: &Model,
     source: Option<&str>,
-    item: &TypeDef,
+    item: &Target,
     p: &Place<'_>,
     row: &Row<'_>,
     named: Option<&Alternative>,
@@ -401,20 +432,21 @@ fn explanation(
     }
     // Of the item's readings from the page, the one that names the row, if any.
     let names_row = |a: &&Alternative| row.names.iter().any(|n| a.doc.contains(n.as_str()));
-    if let TypeKind::Struct { alternatives, .. } = &item.kind
-        && let Some(a) = (alternatives.iter().filter(|a| from_page(&a.evidence)))
-            .find(names_row)
-            .or_else(|| alternatives.iter().find(|a| from_page(&a.evidence)))
+    let alternatives = item.alternatives;
+    if let Some(a) = (alternatives.iter().filter(|a| from_page(&a.evidence)))
+        .find(names_row)
+        .or_else(|| alternatives.iter().find(|a| from_page(&a.evidence)))
     {
         return Some(format!("alternative `{}` of {}", a.name, item.name));
     }
+    let member = format!("{}.{}", item.name, p.path);
     let item = item.name.as_str();
     let ty = p.type_name.split('[').next().unwrap_or("");
     model
         .conflicts
         .iter()
         .find(|c| {
-            c.about.iter().any(|a| a == item || a == ty)
+            c.about.iter().any(|a| a == item || a == ty || *a == member)
                 && c.readings.iter().any(|r| from_page(&r.evidence))
         })
         .map(|c| format!("conflict `{}`", c.name))

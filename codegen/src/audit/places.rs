@@ -2,6 +2,7 @@
 //! elements and bitfield sub-fields included) with its bits and the names it goes by.
 
 use crate::model::path::Member;
+use crate::model::registers::Access;
 use crate::model::{Alternative, Evidence, Model, TypeDef, TypeKind, TypeRef};
 
 /// One member where it lands in the item.
@@ -17,6 +18,9 @@ pub struct Place<'m> {
     pub c_type: Option<&'m str>,
     pub evidence: &'m [Evidence],
     pub alternatives: &'m [Alternative],
+    /// A register's or register field's access and reset; `None` for a byte-map member.
+    pub access: Option<Access>,
+    pub reset: Option<u64>,
 }
 
 impl Place<'_> {
@@ -58,6 +62,8 @@ pub fn places<'m>(model: &'m Model, item: &'m TypeDef) -> Vec<Place<'m>> {
                     c_type: c,
                     evidence: node.member.evidence(),
                     alternatives: node.member.alternatives(),
+                    access: None,
+                    reset: None,
                 });
                 if let Member::Field(f) = node.member
                     && let TypeRef::Array { elem, len } = &f.ty
@@ -72,6 +78,8 @@ pub fn places<'m>(model: &'m Model, item: &'m TypeDef) -> Vec<Place<'m>> {
                             c_type: None,
                             evidence: &f.evidence,
                             alternatives: &f.alternatives,
+                            access: None,
+                            reset: None,
                         });
                     }
                 }
@@ -85,6 +93,8 @@ pub fn places<'m>(model: &'m Model, item: &'m TypeDef) -> Vec<Place<'m>> {
             c_type: None,
             evidence: &b.evidence,
             alternatives: &b.alternatives,
+            access: None,
+            reset: None,
         })),
         TypeKind::Union {
             discriminator,
@@ -102,6 +112,8 @@ pub fn places<'m>(model: &'m Model, item: &'m TypeDef) -> Vec<Place<'m>> {
                     c_type: c_type(&f.ty),
                     evidence: &f.evidence,
                     alternatives: &f.alternatives,
+                    access: None,
+                    reset: None,
                 });
             }
         }

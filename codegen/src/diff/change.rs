@@ -57,6 +57,13 @@ pub enum Kind {
     OpcodeRemoved,
     GapAdded,
     GapResolved,
+    /// A register's or register field's access (RW, RO, WO).
+    AccessChanged,
+    /// A register's or register field's reset value.
+    ResetChanged,
+    DocChanged,
+    /// What a KLR leaf builds or a lowering writes, for the same input.
+    BehaviourChanged,
 }
 
 impl Kind {
@@ -82,19 +89,25 @@ impl Kind {
             Kind::OpcodeRemoved => "opcode removed",
             Kind::GapAdded => "gap added",
             Kind::GapResolved => "gap resolved",
+            Kind::AccessChanged => "access changed",
+            Kind::ResetChanged => "reset changed",
+            Kind::DocChanged => "doc changed",
+            Kind::BehaviourChanged => "behaviour changed",
         }
     }
 }
 
-/// One change, on one item (a type, a rule set, the opcode map, the gaps).
+/// One change, on one item (a type, a rule set, the opcode map, a register file, a klr
+/// leaf or table, a lowering, a conflict, a gap).
 #[derive(Debug, Clone, Serialize)]
 pub struct Change {
     /// The type, or `OPCODE map`, or a conflict's or gap's name.
     pub item: String,
-    /// `word`, `record`, `struct`, `union`, `bitfield`, `enum`, `flags`, `rules`,
-    /// `opcodes`, `conflict`, `gap`.
+    /// `word`, `record`, `struct`, `union`, `bitfield`, `enum`, `flags`, `opcodes`,
+    /// `register file`, `klr leaf`, `klr layout`, `klr table`, `lowering`, `conflict`, `gap`.
     pub item_kind: &'static str,
-    /// The field, sub-field, enumerator, flag bit or rule, when the change is about one.
+    /// The field, sub-field, enumerator, flag bit, rule, bundle, register, register field,
+    /// lowering kind or klr step, when the change is about one.
     pub member: Option<String>,
     pub kind: Kind,
     pub detail: String,
@@ -135,13 +148,20 @@ impl Diff {
 
 /// What the comparisons share: the new spec's confidence levels, for the gates, and the
 /// renamed types.
-pub(super) struct Cx<'m> {
+pub(crate) struct Cx<'m> {
     pub(super) new: &'m Model,
     /// (old, new) of each renamed type.
     pub(super) renames: Vec<(&'m TypeDef, &'m TypeDef)>,
 }
 
-impl Cx<'_> {
+impl<'m> Cx<'m> {
+    pub(crate) fn new(old: &'m Model, new: &'m Model) -> Self {
+        Cx {
+            new,
+            renames: super::types::renames(old, new),
+        }
+    }
+
     /// An old type spelling (`PAIR`, `PAIR[3]`) in the new spec's names: a member whose
     /// type was only renamed is not retyped (the rename is reported once, on the type).
     pub(super) fn spelled_now(&self, ty: &str) -> String {
@@ -203,4 +223,22 @@ pub(super) fn missing<'a>(a: &'a [String], b: &[String]) -> Vec<&'a str> {
         }
     }
     out
+}
+
+/// `x` as JSON without the keys in `drop`, at any depth: what two items are compared on
+/// when spelling, place in the file or provenance must not count.
+pub(super) fn shape<T: Serialize>(x: &T, drop: &[&str]) -> Option<serde_json::Value> {
+    fn strip(v: &mut serde_json::Value, drop: &[&str]) {
+        match v {
+            serde_json::Value::Object(map) => {
+                map.retain(|k, _| !drop.contains(&k.as_str()));
+                map.values_mut().for_each(|v| strip(v, drop));
+            }
+            serde_json::Value::Array(list) => list.iter_mut().for_each(|v| strip(v, drop)),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::to_value(x).ok()?;
+    strip(&mut v, drop);
+    Some(v)
 }

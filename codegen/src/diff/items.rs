@@ -1,11 +1,11 @@
 //! The changes that are not about one type's layout: the opcode map, the rules, the
 //! recorded conflicts and the gaps.
 
-use super::change::{Change, Cx, Impact, Kind, cites};
+use super::change::{Change, Cx, Impact, Kind, cites, shape};
 use super::members::Item;
 use super::types::kind_of;
-use crate::model::Model;
 use crate::model::rules::{Rule, RuleKind, RuleSet};
+use crate::model::{Model, TypeDef};
 
 /// Each opcode (with its sub-opcode selector) and the word it decodes as.
 fn opcode_map(m: &Model) -> Vec<(String, &str)> {
@@ -74,21 +74,8 @@ fn body(set: &RuleSet, r: &Rule) -> String {
 /// Whether two rules test the same bytes the same way: their lowered expressions agree
 /// but for the spelling of field paths (a renamed field).
 fn same_meaning(a: &Rule, b: &Rule) -> bool {
-    fn unnamed(v: &mut serde_json::Value) {
-        match v {
-            serde_json::Value::Object(map) => {
-                map.remove("path");
-                map.values_mut().for_each(unnamed);
-            }
-            serde_json::Value::Array(list) => list.iter_mut().for_each(unnamed),
-            _ => {}
-        }
-    }
     let lowered = |r: &Rule| match &r.kind {
-        RuleKind::Expr { expr, .. } => serde_json::to_value(expr).ok().map(|mut v| {
-            unnamed(&mut v);
-            v
-        }),
+        RuleKind::Expr { expr, .. } => shape(expr, &["path"]),
         _ => None,
     };
     lowered(a).is_some() && lowered(a) == lowered(b)
@@ -123,9 +110,9 @@ const RULE_REMOVED: (Impact, Impact, &str) = (
 
 const RULE_CHANGED: &str = "validate accepts other words";
 
-/// Rules added, removed or changed, per type that both specs have (an added or removed
-/// type brings or takes its rules with it).
-pub(super) fn rules(cx: &Cx, old: &Model, new: &Model) -> Vec<Change> {
+/// Rules added, removed or changed, per type of `news` that both specs have (an added or
+/// removed type brings or takes its rules with it).
+pub(super) fn rules(cx: &Cx, (old, new): (&Model, &Model), news: &[&TypeDef]) -> Vec<Change> {
     let mut out = Vec::new();
     // A type without rules has an empty set.
     let rules_of = |m: &'_ Model, name: &str| {
@@ -136,7 +123,7 @@ pub(super) fn rules(cx: &Cx, old: &Model, new: &Model) -> Vec<Change> {
             rules: Vec::new(),
         })
     };
-    for t in &new.types {
+    for t in news {
         if old.type_by_name(&t.name).is_none() {
             continue;
         }

@@ -1,8 +1,8 @@
 //! The members of one item compared by name, with renames found by place and type: struct
 //! fields, bitfield sub-fields, enumerators and flag bits all go through [`compare`].
 
-use super::change::{Change, Cx, Impact, Kind, missing};
-use crate::model::Confidence;
+use super::change::{Change, Cx, Impact, Kind, cites, missing};
+use crate::model::{Confidence, Evidence};
 use crate::naming::plural;
 
 /// What kind of member, for its place's wording and its impacts.
@@ -94,6 +94,18 @@ impl Item<'_> {
             why: Some(why),
             ..self.change(member, kind, detail, rust, c)
         }
+    }
+
+    /// [`Item::provenance`] of each side's confidence and evidence as the model holds them.
+    pub(super) fn told(
+        &self,
+        cx: &Cx,
+        member: Option<&str>,
+        old: (&Confidence, &[Evidence]),
+        new: (&Confidence, &[Evidence]),
+    ) -> Vec<Change> {
+        let (oc, nc) = (cites(old.1), cites(new.1));
+        self.provenance(cx, member, (Some(old.0), Some(new.0)), (&oc, &nc))
     }
 
     /// The confidence and evidence changes of the item itself or of `member`.

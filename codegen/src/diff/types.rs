@@ -149,10 +149,17 @@ pub(super) fn renames<'m>(old: &'m Model, new: &'m Model) -> Vec<(&'m TypeDef, &
     out
 }
 
-/// Every type change: the new spec's types in order, then the removed ones.
-pub(super) fn types(cx: &Cx, old: &Model, new: &Model) -> Vec<Change> {
+/// The changes of one kind's types (`olds` and `news`, each spec's in order): the new
+/// ones, then the removed ones. A type is found by name in the whole other spec, so one
+/// that changed kind (a struct become a record) is retyped, not removed and added.
+pub(super) fn types(
+    cx: &Cx,
+    (old, new): (&Model, &Model),
+    olds: &[&TypeDef],
+    news: &[&TypeDef],
+) -> Vec<Change> {
     let mut out = Vec::new();
-    for n in &new.types {
+    for n in news.iter().copied() {
         let item = Item {
             name: &n.name,
             kind: kind_of(n),
@@ -172,7 +179,7 @@ pub(super) fn types(cx: &Cx, old: &Model, new: &Model) -> Vec<Change> {
         };
         out.extend(matched(cx, &item, o, n));
     }
-    let gone = old.types.iter().filter(|o| {
+    let gone = olds.iter().filter(|o| {
         new.type_by_name(&o.name).is_none() && cx.renames.iter().all(|(r, _)| r.name != o.name)
     });
     for o in gone {
@@ -248,12 +255,11 @@ fn matched(cx: &Cx, item: &Item, o: &TypeDef, n: &TypeDef) -> Vec<Change> {
             format!("{} -> {} bytes", o.size, n.size),
         ));
     }
-    let (ocites, ncites) = (cites(&o.evidence), cites(&n.evidence));
-    out.extend(item.provenance(
+    out.extend(item.told(
         cx,
         None,
-        (Some(&o.confidence), Some(&n.confidence)),
-        (&ocites, &ncites),
+        (&o.confidence, &o.evidence),
+        (&n.confidence, &n.evidence),
     ));
     let ((oclass, om), (nclass, nm)) = (members(o), members(n));
     if oclass == nclass {

@@ -7,7 +7,9 @@ use std::collections::HashSet;
 use serde_spanned::Spanned;
 
 use super::context::{Ctx, Finding, Spec};
+use super::kinds::evidenced;
 use crate::load::provenance::resolve_section;
+use crate::model::kinds::for_each_kind;
 use crate::model::{section_key, source_id};
 use crate::schema::{RawAllow, RawEvidence};
 
@@ -15,60 +17,51 @@ pub(super) const WITHOUT_SECTION: &str = "evidence_without_section";
 pub(super) const WITHOUT_OWN: &str = "field_without_evidence";
 pub(super) const UNCITED_SECTION: &str = "uncited_section";
 
-/// A data member as written: where its name is, what it cites, what it allows.
-struct Member<'a> {
-    name: &'a Spanned<String>,
-    evidence: &'a [RawEvidence],
-    allow: &'a RawAllow,
-    data: bool,
+/// A data member as written: what it is, where its name is, what it cites, what it allows.
+pub(crate) struct Member<'a> {
+    /// `field`, `register field`, `register`, `bundle`, `register file`.
+    pub(super) what: &'static str,
+    pub(super) name: &'a Spanned<String>,
+    pub(super) evidence: &'a [RawEvidence],
+    pub(super) allow: &'a RawAllow,
+    pub(super) data: bool,
 }
 
-/// The field lints, on every file that parses (they need no model).
+/// A part that leans on its container's evidence (a bitfield sub-field, a register
+/// field): what it is, its container's name and the allows that may excuse it.
+pub(crate) struct Leaning<'a> {
+    pub(super) what: &'static str,
+    pub(super) name: &'a Spanned<String>,
+    pub(super) container: &'a str,
+    pub(super) allow: &'a RawAllow,
+}
+
+/// The field lints, on every file that parses (they need no model), over every kind of
+/// the registry.
 pub(super) fn fields<'a>(specs: &'a [Spec], out: &mut Vec<Finding<'a>>) {
     for (file, spec) in specs.iter().enumerate() {
         let Some(raw) = &spec.raw else { continue };
         let mut members: Vec<Member> = Vec::new();
-        let field = |f: &'a crate::schema::RawField| Member {
-            name: &f.name,
-            evidence: &f.evidence,
-            allow: &f.allow,
-            data: !f.reserved && !f.unknown,
-        };
-        for s in &raw.structs {
-            members.extend(s.field.iter().map(field));
-        }
-        for u in &raw.union {
-            members.push(field(&u.discriminator));
-            members.extend(u.variant.iter().flat_map(|v| &v.field).map(field));
-        }
-        for b in &raw.bitfield {
-            for f in &b.fields {
-                let m = Member {
-                    name: &f.name,
-                    evidence: &f.evidence,
-                    allow: &f.allow,
-                    data: !f.reserved && !f.unknown,
-                };
-                if m.data && m.evidence.is_empty() {
-                    out.push(Finding {
-                        file,
-                        span: f.name.span(),
-                        lint: WITHOUT_OWN,
-                        message: format!(
-                            "sub-field `{}` of `{}` has no evidence of its own",
-                            f.name.get_ref(),
-                            b.name.get_ref()
-                        ),
-                        notes: vec![format!(
-                            "only `{}`'s evidence stands for it: cite the row or assert that \
-                             names this sub-field",
-                            b.name.get_ref()
-                        )],
-                        allow: Some(&f.allow),
-                    });
-                }
-                members.push(m);
-            }
+        let mut leaning: Vec<Leaning> = Vec::new();
+        for_each_kind!(evidenced!(raw, members, leaning));
+        for l in leaning {
+            out.push(Finding {
+                file,
+                span: l.name.span(),
+                lint: WITHOUT_OWN,
+                message: format!(
+                    "{} `{}` of `{}` has no evidence of its own",
+                    l.what,
+                    l.name.get_ref(),
+                    l.container
+                ),
+                notes: vec![format!(
+                    "only `{}`'s evidence stands for it: cite the row or assert that \
+                     names this {}",
+                    l.container, l.what
+                )],
+                allow: Some(l.allow),
+            });
         }
         for m in members.into_iter().filter(|m| m.data) {
             let whole = |e: &RawEvidence| {
@@ -81,7 +74,8 @@ pub(super) fn fields<'a>(specs: &'a [Spec], out: &mut Vec<Finding<'a>>) {
                     span: m.evidence[0].source.span(),
                     lint: WITHOUT_SECTION,
                     message: format!(
-                        "every evidence record of field `{}` cites a whole document",
+                        "every evidence record of {} `{}` cites a whole document",
+                        m.what,
                         m.name.get_ref()
                     ),
                     notes: vec![

@@ -7,7 +7,8 @@
 //! declarations again as written ([`crate::schema`], spans on every value) and point there.
 
 mod context;
-mod evidence;
+pub(crate) mod evidence;
+pub(crate) mod kinds;
 mod layout;
 mod rules;
 
@@ -23,11 +24,13 @@ use context::{Ctx, Finding, Spec};
 pub const LINTS: &[(&str, &str)] = &[
     (
         evidence::WITHOUT_SECTION,
-        "a field whose every evidence record cites a whole document, no section",
+        "a field (register file, bundle, register, register field) whose every evidence \
+         record cites a whole document, no section",
     ),
     (
         evidence::WITHOUT_OWN,
-        "a bitfield sub-field without evidence of its own (it leans on its container's)",
+        "a bitfield sub-field, or a register field no evidence row of its register names, \
+         without evidence of its own (it leans on its container's)",
     ),
     (
         evidence::UNCITED_SECTION,
@@ -176,6 +179,16 @@ fn allows(raw: &RawFile) -> Vec<&RawAllow> {
     for u in &raw.union {
         out.push(&u.discriminator.allow);
         out.extend(u.variant.iter().flat_map(|v| &v.field).map(|f| &f.allow));
+    }
+    for file in &raw.regfile {
+        out.push(&file.allow);
+        for b in &file.bundle {
+            out.push(&b.allow);
+            for r in &b.register {
+                out.push(&r.allow);
+                out.extend(r.field.iter().map(|f| &f.allow));
+            }
+        }
     }
     out.retain(|a| !a.is_empty());
     out

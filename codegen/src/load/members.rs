@@ -508,10 +508,14 @@ fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String>
         let Some(inner) = text[open + 1..].strip_suffix(']') else {
             return Err(format!("malformed array type `{text}` (expected `T[N]`)"));
         };
-        let len: usize = inner
-            .trim()
-            .parse()
-            .map_err(|_| format!("array length `{inner}` in `{text}` is not a number"))?;
+        let len: usize = inner.trim().parse().map_err(|e: std::num::ParseIntError| {
+            let why = match (e.kind(), inner.trim().parse::<i128>()) {
+                (_, Ok(n)) if n < 0 => "is negative",
+                (std::num::IntErrorKind::PosOverflow, _) => "is too large",
+                _ => "is not a number",
+            };
+            format!("array length `{inner}` in `{text}` {why}")
+        })?;
         if len == 0 {
             return Err(format!("array `{text}` has length 0"));
         }

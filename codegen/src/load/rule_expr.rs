@@ -13,6 +13,10 @@ use crate::model::rules::*;
 use crate::model::{Model, TypeKind};
 use crate::naming::rust::KEYWORDS;
 
+/// The integers a rule may write: every i64 but i64::MIN, whose negation (as `-x`) has no
+/// i64.
+const RULE_INTS: &str = "a rule's integers run from -9223372036854775807 to 9223372036854775807";
+
 /// Checks expressions of the rules of one struct or bitfield; `rules` holds the
 /// constants, tables and the rule sets resolved before it.
 pub(super) struct Checker<'a> {
@@ -46,9 +50,15 @@ impl Checker<'_> {
                     if !n.suffix().is_empty() {
                         return Err((n.span(), "write integers without a type suffix".into()));
                     }
-                    let v = n
-                        .base10_parse::<i64>()
-                        .map_err(|_| (n.span(), "integer literal out of range".to_string()))?;
+                    let v = n.base10_parse::<i64>().map_err(|_| {
+                        (
+                            n.span(),
+                            format!(
+                                "integer literal {} is out of range ({RULE_INTS})",
+                                n.base10_digits()
+                            ),
+                        )
+                    })?;
                     Ok(Typed {
                         ty: RuleType::Int(v.into(), v.into()),
                         expr: Expr::Int { value: v },
@@ -127,6 +137,19 @@ impl Checker<'_> {
                 }
             }
             syn::Expr::Unary(u) => {
+                // `-9223372036854775808` is i64::MIN, but its digits alone are no i64.
+                if let (syn::UnOp::Neg(_), syn::Expr::Lit(l)) = (u.op, &*u.expr)
+                    && let syn::Lit::Int(n) = &l.lit
+                    && n.base10_parse::<u64>().is_ok_and(|v| v == 1 << 63)
+                {
+                    return Err((
+                        u.span(),
+                        format!(
+                            "-{} is i64::MIN, which rules do not take ({RULE_INTS})",
+                            n.base10_digits()
+                        ),
+                    ));
+                }
                 let a = self.expr(owner, &u.expr)?;
                 match u.op {
                     syn::UnOp::Not(_) => {

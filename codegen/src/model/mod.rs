@@ -5,6 +5,7 @@
 //! [`provenance`] (sources, scales, confidence, evidence, architectures) is what they share.
 
 pub mod gaps;
+pub mod kinds;
 pub mod klr;
 pub mod klr_expr;
 pub mod lowering;

@@ -34,6 +34,10 @@ pub struct RawRegFile {
     #[schemars(with = "String")]
     pub confidence: Spanned<String>,
     pub evidence: Vec<RawEvidence>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
     /// What a page counts without tabulating it (register definitions, field definitions).
     #[serde(default)]
     pub counts: Vec<RawCount>,
@@ -82,6 +86,10 @@ pub struct RawBundle {
     pub confidence: Option<Spanned<String>>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
     #[serde(default)]
     pub register: Vec<RawRegister>,
 }
@@ -109,6 +117,10 @@ pub struct RawRegister {
     #[schemars(with = "Option<String>")]
     pub confidence: Option<Spanned<String>>,
     pub evidence: Vec<RawEvidence>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
     #[serde(default)]
     pub field: Vec<RawRegField>,
 }
@@ -138,6 +150,10 @@ pub struct RawRegField {
     pub confidence: Option<Spanned<String>>,
     #[serde(default)]
     pub evidence: Vec<RawEvidence>,
+    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
+    #[serde(default)]
+    #[schemars(with = "std::collections::BTreeMap<String, String>")]
+    pub allow: super::provenance::RawAllow,
     #[serde(default)]
     pub alternatives: Vec<RawAlternative>,
 }

@@ -58,7 +58,34 @@ fn regfile(cx: &Render, f: &RegFile) -> TokenStream {
             ));
             quote!(#d pub mod #m { #[allow(unused_imports)] use super::*; #(#defs)* })
         });
-    let archs = f.views().map(|v| arch_module(&v, &layouts));
+    // An architecture laid out exactly as an earlier one re-exports that one's module.
+    let mut bodies: Vec<(&str, String)> = Vec::new();
+    let archs: Vec<TokenStream> = (f.views())
+        .map(|v| {
+            let body = arch_body(&v, &layouts);
+            let text = body.to_string();
+            let arch = ident(v.arch);
+            match bodies.iter().find(|(_, b)| *b == text) {
+                Some((same, _)) => {
+                    let doc = doc_lines(&format!(
+                        "`{}` as {} lays it out: the same as {same}'s, re-exported.",
+                        f.name, v.arch
+                    ));
+                    let same = ident(same);
+                    quote!(#doc pub mod #arch { pub use super::#same::*; })
+                }
+                None => {
+                    bodies.push((v.arch, text));
+                    let doc = doc_lines(&format!(
+                        "`{}` as {} lays it out: its bundles, their register types and \
+                         `Block`, the file bound to a bus.",
+                        f.name, v.arch,
+                    ));
+                    quote!(#doc pub mod #arch { #body })
+                }
+            }
+        })
+        .collect();
     quote! {
         #doc
         pub mod #name {
@@ -159,8 +186,9 @@ impl<'m> Layouts<'m> {
     }
 }
 
-fn arch_module(v: &RegFileView, layouts: &Layouts) -> TokenStream {
-    let arch = ident(v.arch);
+/// What an architecture's module holds: the window's size, the bundles and the file's
+/// `Block`.
+fn arch_body(v: &RegFileView, layouts: &Layouts) -> TokenStream {
     let file = v.file;
     let size = hex(file.size_on(v.arch));
     let bundles = v.bundles.iter().map(|b| bundle(b, v.arch, layouts));
@@ -188,30 +216,22 @@ fn arch_module(v: &RegFileView, layouts: &Layouts) -> TokenStream {
             }
         }
     });
-    let doc = doc_lines(&format!(
-        "`{}` as {} lays it out: its bundles, their register types and `Block`, the file \
-         bound to a bus.",
-        file.name, v.arch,
-    ));
     quote! {
-        #doc
-        pub mod #arch {
-            #[allow(unused_imports)]
-            use super::*;
-            /// The window in bytes.
-            pub const SIZE: u64 = #size;
-            #(#bundles)*
-            /// The register file on a bus, its window starting at `base`.
-            pub struct Block<B: Bus> {
-                pub bus: B,
-                pub base: u64,
+        #[allow(unused_imports)]
+        use super::*;
+        /// The window in bytes.
+        pub const SIZE: u64 = #size;
+        #(#bundles)*
+        /// The register file on a bus, its window starting at `base`.
+        pub struct Block<B: Bus> {
+            pub bus: B,
+            pub base: u64,
+        }
+        impl<B: Bus> Block<B> {
+            pub fn new(bus: B, base: u64) -> Self {
+                Block { bus, base }
             }
-            impl<B: Bus> Block<B> {
-                pub fn new(bus: B, base: u64) -> Self {
-                    Block { bus, base }
-                }
-                #(#accessors)*
-            }
+            #(#accessors)*
         }
     }
 }
