@@ -4,8 +4,10 @@
 
 use std::borrow::Cow;
 
-/// The name `typed` most likely misspells: equal but for case, or within a third of its
-/// length in edits (as the spec loader's suggestions).
+/// The name `typed` most likely misspells, by the rule the spec loader's suggestions
+/// follow: equal but for case; else one that starts or ends with it and is at most twice as
+/// long (a name renamed with a suffix), the least added first; else within a third of its
+/// length in edits, the closest first.
 ///
 /// ```
 /// use dmaspec::names::nearest;
@@ -16,23 +18,67 @@ use std::borrow::Cow;
 /// assert_eq!(nearest("SEMAPHORE", words.into_iter()), None);
 /// ```
 pub fn nearest<'a>(typed: &str, names: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    names
+        .filter_map(|n| Some((closeness(typed, n)?, n)))
+        .min_by_key(|(k, _)| *k)
+        .map(|(_, n)| n)
+}
+
+/// How near `n` is to `typed` (smaller is nearer) under [`nearest`]'s rule, or `None`.
+fn closeness(typed: &str, n: &str) -> Option<(u8, usize)> {
+    if n.eq_ignore_ascii_case(typed) {
+        return Some((0, 0));
+    }
+    if extends(n, typed) {
+        return Some((1, n.len() - typed.len()));
+    }
     let len = typed.chars().count();
     let limit = (len.max(3) / 3).min(len.saturating_sub(1));
-    names
-        // The length difference bounds the edits from below: a name it rules out costs
-        // nothing (a 10 MB typo is compared with no name).
-        .filter(|n| n.chars().count().abs_diff(len) <= limit)
-        .map(|n| {
-            let d = if n.eq_ignore_ascii_case(typed) {
-                0
-            } else {
-                edits(typed, n)
-            };
-            (d, n)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
-        .map(|(_, n)| n)
+    // The length difference bounds the edits from below: a name it rules out costs
+    // nothing (a 10 MB typo is compared with no name).
+    if n.chars().count().abs_diff(len) > limit {
+        return None;
+    }
+    let d = edits(typed, n);
+    (d <= limit).then_some((2, d))
+}
+
+/// Whether `n` starts or ends with `typed` (of 3 characters or more), in any case, and is
+/// at most twice as long.
+fn extends(n: &str, typed: &str) -> bool {
+    let same = |part: Option<&str>| part.is_some_and(|p| p.eq_ignore_ascii_case(typed));
+    let cut = n.len().wrapping_sub(typed.len());
+    typed.len() >= 3
+        && (typed.len()..=2 * typed.len()).contains(&n.len())
+        && (same(n.get(..typed.len())) || same(n.get(cut..)))
+}
+
+/// The one of `names` that `typed` names, the same rule for every name a user types: the
+/// name itself; else the only name equal to it but for case (a name listed twice is one
+/// name). Otherwise `Err` with the name it most likely misspells ([`nearest`]), if any.
+///
+/// ```
+/// use dmaspec::names::lookup;
+///
+/// let files = ["UDMA_M2S", "UDMA_S2M"];
+/// assert_eq!(lookup("udma_m2s", files.into_iter()), Ok("UDMA_M2S"));
+/// assert_eq!(lookup("UDMA_M2X", files.into_iter()), Err(Some("UDMA_M2S")));
+/// // Two names equal but for case: only the exact one is meant.
+/// assert_eq!(lookup("a", ["A", "a"].into_iter()), Ok("a"));
+/// assert_eq!(lookup("x", ["A", "a"].into_iter()), Err(None));
+/// ```
+pub fn lookup<'a>(
+    typed: &str,
+    names: impl Iterator<Item = &'a str> + Clone,
+) -> Result<&'a str, Option<&'a str>> {
+    if let Some(n) = names.clone().find(|n| *n == typed) {
+        return Ok(n);
+    }
+    let mut folded = names.clone().filter(|n| n.eq_ignore_ascii_case(typed));
+    match folded.next() {
+        Some(n) if folded.all(|m| m == n) => Ok(n),
+        _ => Err(nearest(typed, names)),
+    }
 }
 
 /// Levenshtein distance between `a` and `b`, in characters.

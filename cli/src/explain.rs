@@ -58,7 +58,7 @@ fn explain_text(query: &str) -> Result<String, CliError> {
         Some((w, f)) => (w, Some(f)),
         None => (query, None),
     };
-    if let Some(file) = super::registers::find(word_part) {
+    if let Ok(file) = super::registers::find(word_part) {
         return super::registers::explain(file, field_part);
     }
     if field_part.is_none()
@@ -100,7 +100,7 @@ fn explain_text(query: &str) -> Result<String, CliError> {
                 None => format!("`{}`", echo(word_part)),
             };
             let files: Vec<&str> = REGFILES.iter().map(|f| f.name).collect();
-            let hint = super::registers::did_you_mean(
+            let hint = super::names::did_you_mean(
                 word_part,
                 names.iter().chain(&records).chain(&files).copied(),
             );
@@ -124,6 +124,7 @@ fn explain_text(query: &str) -> Result<String, CliError> {
             .join("\n"));
     };
     let first = &first;
+    let field = &field_path(first, field);
     // One element of an array leaf: `src_num_elem[0]`.
     if let Some((leaf, index)) = element(first, field) {
         return match array_len(leaf.type_name) {
@@ -152,7 +153,7 @@ fn explain_text(query: &str) -> Result<String, CliError> {
         .collect();
     if leaves.is_empty() {
         let paths: Vec<&str> = first.leaves.iter().map(|l| l.path).collect();
-        let hint = super::registers::did_you_mean(field, paths.iter().copied());
+        let hint = super::names::did_you_mean(field, paths.iter().copied());
         let lists = format!("`dmaspec explain {}`", first.name);
         return Err(CliError::Usage(format!(
             "{} has no field `{}`{hint} ({})",
@@ -167,6 +168,26 @@ fn explain_text(query: &str) -> Result<String, CliError> {
         out.push('\n');
     }
     Ok(out)
+}
+
+/// `field` spelled as `w` spells it (`SEMAPHORE` for `semaphore`, by the rule every name a
+/// user types follows, `dmaspec::names::lookup`), an element index kept: a leaf's path or a
+/// path above leaves (`flags`). As typed when it names none.
+fn field_path(w: &Item, field: &str) -> String {
+    let (path, index) = match field.rsplit_once('[') {
+        Some((p, i)) if i.ends_with(']') => (p, &field[p.len()..]),
+        _ => (field, ""),
+    };
+    // Every leaf path and every path above one.
+    let mut paths: Vec<&str> = Vec::new();
+    for l in w.leaves {
+        let ends = l.path.match_indices(['.', '[']).map(|(i, _)| i);
+        paths.extend(ends.map(|i| &l.path[..i]).chain([l.path]));
+    }
+    match dmaspec::names::lookup(path, paths.into_iter()) {
+        Ok(p) => format!("{p}{index}"),
+        Err(_) => field.to_string(),
+    }
 }
 
 /// What a field path is explained against: a word or a record.
@@ -766,7 +787,7 @@ fn member_text(ty: &str, name: &str) -> Option<Result<String, CliError>> {
     Some(Err(CliError::Usage(format!(
         "{ty} has no enumerator or flag `{}`{} ({})",
         echo(name),
-        super::registers::did_you_mean(name, names.iter().copied()),
+        super::names::did_you_mean(name, names.iter().copied()),
         listing(&names, "names", &lists)
     ))))
 }

@@ -194,7 +194,7 @@ fn parse_op(v: &Json) -> Result<OwnedOp, Vec<String>> {
         return Err(vec![format!(
             "unknown op `{}`{} (one of: {})",
             echo(name),
-            super::registers::did_you_mean(name, names.iter().copied()),
+            super::names::did_you_mean(name, names.iter().copied()),
             names.join(", ")
         )]);
     };

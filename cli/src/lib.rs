@@ -26,6 +26,7 @@ pub mod describe;
 pub mod document;
 pub mod error;
 pub mod input;
+pub mod names;
 pub mod output;
 pub mod progress;
 pub mod records;

@@ -17,15 +17,19 @@ use super::report::FaultKind;
 use super::shape::{insert_fields, insert_verdict};
 use super::table::{self, TableRows};
 
-/// The record named `name` (spec name), or a usage error listing the records there are.
+/// The record named `name` (spec name, in any case), or a usage error listing the records
+/// there are.
 pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
-    RECORDS.iter().find(|r| r.name == name).ok_or_else(|| {
+    super::names::named(RECORDS, |r| r.name, name).map_err(|guess| {
         let names: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
         // A word's name is the likeliest slip: say how to read words instead.
-        let word = if dmaspec::WORDS.iter().any(|w| w.name == name) {
-            " (it is a 64-byte word: decode it without --struct)"
+        let word = if dmaspec::WORDS
+            .iter()
+            .any(|w| w.name.eq_ignore_ascii_case(name))
+        {
+            " (it is a 64-byte word: decode it without --struct)".to_string()
         } else {
-            ""
+            super::names::hint(guess)
         };
         CliError::Usage(format!(
             "no record (top-level struct) named `{}`{word}; the spec has: {}",

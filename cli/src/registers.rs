@@ -13,16 +13,12 @@ use dmaspec::names::echo;
 
 use super::CliError;
 use super::describe::{alternative_lines, evidence_lines};
+use super::names::{did_you_mean, named};
 
-/// The register file a query starts with, if any.
-pub fn find(name: &str) -> Option<&'static RegFileMeta> {
-    REGFILES.iter().find(|f| f.name == name)
-}
-
-/// ` (did you mean `X`?)` when `typed` is most likely a misspelling of `X`, one of `names`.
-pub fn did_you_mean<'a>(typed: &str, names: impl IntoIterator<Item = &'a str>) -> String {
-    dmaspec::names::nearest(typed, names.into_iter())
-        .map_or(String::new(), |n| format!(" (did you mean `{n}`?)"))
+/// The register file a query starts with (`udma_m2s` names `UDMA_M2S`), or the name it
+/// most likely misspells.
+pub fn find(name: &str) -> Result<&'static RegFileMeta, Option<&'static str>> {
+    named(REGFILES, |f| f.name, name)
 }
 
 pub fn names<T>(items: &[T], name: impl Fn(&T) -> &'static str) -> String {
@@ -49,7 +45,7 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
         return Ok(out);
     };
     let (bundle_name, index) = split_index(bundle_part)?;
-    let bundle = (file.bundles.iter().find(|b| b.name == bundle_name)).ok_or_else(|| {
+    let bundle = named(file.bundles, |b| b.name, bundle_name).map_err(|_| {
         CliError::Usage(format!(
             "`{}` has no bundle `{}`{} (bundles: {})",
             file.name,
@@ -71,6 +67,8 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
         bundle_text(file, bundle, &mut out);
         return Ok(out);
     };
+    // Per-generation layouts share a name.
+    let reg_name = named(bundle.registers, |r| r.name, reg_name).map_or(reg_name, |r| r.name);
     let layouts: Vec<&RegisterMeta> = bundle
         .registers
         .iter()
@@ -94,6 +92,8 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
             }
         }
         Some(field) => {
+            let fields: Vec<&RegFieldMeta> = layouts.iter().flat_map(|r| r.fields).collect();
+            let field = &named(&fields, |f| f.name, field).map_or(*field, |f| f.name);
             let found: Vec<(&RegisterMeta, &RegFieldMeta)> = (layouts.iter())
                 .flat_map(|r| {
                     r.fields

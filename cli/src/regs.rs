@@ -5,7 +5,8 @@ use dmaspec::names::echo;
 
 use super::CliError;
 use super::input::{self, WordReader};
-use super::registers::{bits, did_you_mean, find, names, split_index};
+use super::names::{did_you_mean, hint, named};
+use super::registers::{bits, find, names, split_index};
 use dmaspec::Arch;
 use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
 use dmaspec::words::regs::REGFILES;
@@ -53,9 +54,10 @@ impl Window {
 }
 
 pub fn run(args: &RegsArgs) -> Result<(), CliError> {
-    let file = find(&args.file).ok_or_else(|| {
+    let file = find(&args.file).map_err(|guess| {
+        let hint = hint(guess);
         CliError::Usage(format!(
-            "no register file `{}` (register files: {})",
+            "no register file `{}`{hint} (register files: {})",
             echo(&args.file),
             names(REGFILES, |f| f.name)
         ))
@@ -113,25 +115,25 @@ pub fn run(args: &RegsArgs) -> Result<(), CliError> {
 /// Where element `spec` (`M2S_Q[3]`, or `M2S` for a single bundle) starts, and its size.
 fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64), CliError> {
     let (name, index) = split_index(spec)?;
-    let b = (file.bundles.iter())
-        .find(|b| b.name == name && b.archs.contains(&arch))
-        .ok_or_else(|| {
-            let here: Vec<&'static BundleMeta> = (file.bundles.iter())
-                .filter(|b| b.archs.contains(&arch))
-                .collect();
-            let elsewhere = (file.bundles.iter())
-                .find(|b| b.name == name)
-                .map_or(String::new(), |b| {
-                    format!(" (it is on {})", b.archs.join(", "))
-                });
-            CliError::Usage(format!(
-                "`{}` has no bundle `{}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
-                file.name,
-                echo(name),
-                did_you_mean(name, here.iter().map(|b| b.name)),
-                names(&here, |b| b.name)
-            ))
-        })?;
+    let here: Vec<&BundleMeta> = (file.bundles.iter())
+        .filter(|b| b.archs.contains(&arch))
+        .collect();
+    let b = named(&here, |b| b.name, name).copied().map_err(|_| {
+        let elsewhere = (file.bundles.iter())
+            .find(|b| b.name == name)
+            .map_or(String::new(), |b| {
+                format!(" (it is on {})", b.archs.join(", "))
+            });
+        CliError::Usage(format!(
+            "`{}` has no bundle `{}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
+            file.name,
+            echo(name),
+            did_you_mean(name, here.iter().map(|b| b.name)),
+            names(&here, |b| b.name)
+        ))
+    })?;
+    // As the spec spells it (`m2s_q` names `M2S_Q`).
+    let name = b.name;
     // An array's element must be named: element 0 is no likelier than the others.
     let index = match index {
         Some(i) => i,

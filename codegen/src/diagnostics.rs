@@ -397,28 +397,40 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, column)
 }
 
-/// The candidate `word` most likely misspells: equal but for case, or within a third of its
-/// length in edits (transpositions count once) and not all of it, the closest first.
+/// The candidate `word` most likely misspells, by the rule `dmaspec::names::nearest` follows
+/// too (the generator cannot depend on the library): equal but for case; else one that
+/// starts or ends with it and is at most twice as long (a name renamed with a suffix:
+/// `HEADER_V2` for `HEADER`), the least added first; else within a third of its length in
+/// edits (transpositions count once) and not all of it, the closest first.
 pub(crate) fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    let len = word.chars().count();
-    let limit = (len.max(3) / 3).min(len.saturating_sub(1));
     candidates
         .into_iter()
         .filter(|c| *c != word)
-        .map(|c| {
-            let d = if c.eq_ignore_ascii_case(word) {
-                0
-            } else {
-                strsim::damerau_levenshtein(word, c)
-            };
-            (d, c)
-        })
-        .filter(|(d, _)| *d <= limit)
-        .min_by_key(|(d, _)| *d)
+        .filter_map(|c| Some((closeness(word, c)?, c)))
+        .min_by_key(|(k, _)| *k)
         .map(|(_, c)| c)
+}
+
+/// How near `c` is to `word` (smaller is nearer), or `None` when too far to suggest: the
+/// class of [`did_you_mean`]'s rule, then the characters added or the edits.
+fn closeness(word: &str, c: &str) -> Option<(u8, usize)> {
+    if c.eq_ignore_ascii_case(word) {
+        return Some((0, 0));
+    }
+    let (w, l) = (word.to_ascii_lowercase(), c.to_ascii_lowercase());
+    if w.len() >= 3
+        && w.len() * 2 >= l.len()
+        && (l.starts_with(w.as_str()) || l.ends_with(w.as_str()))
+    {
+        return Some((1, l.len() - w.len()));
+    }
+    let len = word.chars().count();
+    let limit = (len.max(3) / 3).min(len.saturating_sub(1));
+    let d = strsim::damerau_levenshtein(word, c);
+    (d <= limit).then_some((2, d))
 }
 
 /// `"; did you mean `x`?"` after an error about `word`, or nothing.
@@ -426,14 +438,40 @@ pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a s
     did_you_mean(word, candidates).map_or(String::new(), |c| format!("; did you mean `{c}`?"))
 }
 
+/// How many names a "known: …" list shows at most: more are cut to the nearest few.
+const LIST_MAX: usize = 8;
+
+/// What follows an error about the unknown `word`: `"; did you mean `x`?"`, else the list of
+/// `candidates` (`"(known: a, b)"`, in their order), cut to the [`LIST_MAX`] nearest by
+/// edits when longer (`"(nearest of 140: …)"`), so a message stays a line or two.
+pub(crate) fn suggest_or_list<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let all: Vec<&str> = candidates.into_iter().collect();
+    if all.is_empty() {
+        return " (none is declared)".to_string();
+    }
+    if let Some(c) = did_you_mean(word, all.iter().copied()) {
+        return format!("; did you mean `{c}`?");
+    }
+    if all.len() <= LIST_MAX {
+        return format!(" (known: {})", all.join(", "));
+    }
+    let mut near = all.clone();
+    near.sort_by_key(|c| (strsim::damerau_levenshtein(word, c), *c));
+    near.truncate(LIST_MAX);
+    format!(" (nearest of {}: {})", all.len(), near.join(", "))
+}
+
 /// `a, b, c`: the "known: …" list of an error.
 pub(crate) fn join<'a>(it: impl Iterator<Item = &'a str>) -> String {
     it.collect::<Vec<_>>().join(", ")
 }
 
-/// The keys of `map`, sorted and comma-separated (the "known: …" list of an error).
-pub(crate) fn sorted_keys<V>(map: &HashMap<String, V>) -> String {
+/// The keys of `map`, sorted (the names an error's "known: …" list picks from).
+pub(crate) fn sorted_keys<V>(map: &HashMap<String, V>) -> Vec<&str> {
     let mut keys: Vec<&str> = map.keys().map(String::as_str).collect();
     keys.sort();
-    keys.join(", ")
+    keys
 }

@@ -159,8 +159,7 @@ fn a_gap_cites_what_resolves() {
         &edited("\"doc §1\"", "\"dcc §1\""),
         "source = ",
         "\"dcc §1\"",
-        "unknown source `dcc`; did you mean `doc`?: a citation starts with a declared source id \
-         (known: doc, src)",
+        "unknown source `dcc`; did you mean `doc`?: a citation starts with a declared source id",
     );
     SPEC.among(
         &edited("\"doc §1\"", "\"doc §2\""),

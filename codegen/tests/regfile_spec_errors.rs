@@ -230,6 +230,13 @@ fn a_field_allows_no_more_than_its_register() {
         "\"W1C\"",
         "unknown access `W1C`: write `RW`, `RO` or `WO`",
     );
+    // Right but for case: the suggestion is the same letters, not the nearest other.
+    SPEC.only(
+        &edited("access = \"WO\"", "access = \"rw\""),
+        "access = ",
+        "\"rw\"",
+        "unknown access `rw`: write `RW`, `RO` or `WO`; did you mean `RW`?",
+    );
 }
 
 #[test]

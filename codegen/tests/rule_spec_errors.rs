@@ -412,7 +412,7 @@ fn unknown_confidence_tag_lists_the_declared_tags() {
         &rule("expr = \"step > 0\"\nconfidence = \"MEDIUM\""),
         "confidence",
         "\"MEDIUM\"",
-        "unknown confidence tag `MEDIUM` (declared tags: HIGH, LOW)",
+        "unknown confidence tag `MEDIUM` (known: HIGH, LOW)",
     );
 }
 
@@ -714,7 +714,8 @@ fn an_undeclared_type_is_one_error_at_its_first_use() {
     let (line, column) = position(UNDECLARED_MODE, "name = \"mode\"", "\"MODE\"");
     let message = "unknown type `MODE`";
     check(&errs[0], UNDECLARED_MODE, line, column, "\"MODE\"", message);
-    assert_eq!(errs[0].notes[0], "and 3 more uses of `MODE`, not shown");
+    // The conflict about `MODE` is a use of it too.
+    assert_eq!(errs[0].notes[0], "and 4 more uses of `MODE`, not shown");
 }
 
 #[test]
@@ -731,6 +732,17 @@ fn misspelt_types_in_tables_and_expressions_get_a_suggestion() {
         "expr",
         "KIN",
         "unknown type `KIN`; did you mean `KIND`?",
+    );
+}
+
+/// A misspelt field in an expression gets the field it most likely means.
+#[test]
+fn a_misspelt_field_in_a_rule_gets_a_suggestion() {
+    only(
+        &rule(r#"expr = "stpe > 0""#),
+        "expr",
+        "stpe",
+        "`W` has no field `stpe`; did you mean `step`?",
     );
 }
 

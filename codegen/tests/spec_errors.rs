@@ -598,7 +598,7 @@ fn unknown_architecture() {
         6,
         15,
         r#""a9""#,
-        "unknown architecture `a9` (known: a1, a2)",
+        "unknown architecture `a9`; did you mean `a1`?",
     );
 }
 
@@ -616,7 +616,7 @@ fn unknown_confidence_tag() {
         6,
         14,
         r#""HUGE""#,
-        "unknown confidence tag `HUGE` (declared tags: HIGH, LOW)",
+        "unknown confidence tag `HUGE` (known: HIGH, LOW)",
     );
 }
 
@@ -632,7 +632,7 @@ fn unknown_source_in_evidence() {
         7,
         24,
         r#""nosuch §1""#,
-        "unknown source `nosuch`: a citation starts with a declared source id (known: src)",
+        "unknown source `nosuch` (known: src): a citation starts with a declared source id",
     );
 }
 
@@ -1158,10 +1158,8 @@ fn two_misspelt_keys_and_an_overlap_in_one_run() {
         "evidnce",
         "unknown field `evidnce`; did you mean `evidence`?",
     );
-    assert_eq!(
-        errs[1].notes,
-        ["shrink `a` to 1 byte (offsets 0..1), or move `b` to offset 2"]
-    );
+    // Moving `b` to offset 2 would put it past the 2-byte struct: not offered.
+    assert_eq!(errs[1].notes, ["shrink `a` to 1 byte (offsets 0..1)"]);
 }
 
 #[test]
@@ -1665,4 +1663,53 @@ fn top_level_struct_of_no_bytes() {
         "`S` is top-level, so it is decoded from its own bytes and needs at least one: give \
          it a size and fields, or remove `top_level = true`",
     );
+}
+
+/// A member named `in`, `true` or `false` could not be read by any rule, and one named `nc`
+/// would hide the generation from its struct's rules: each is refused where it is declared.
+#[test]
+fn members_cannot_take_the_words_rules_reserve() {
+    for (name, why) in [
+        ("in", "`in` is the list test of rule expressions"),
+        ("true", "it is a literal of rule expressions"),
+        ("false", "it is a literal of rule expressions"),
+        (
+            "nc",
+            "`nc` is the NeuronCore generation in rule expressions",
+        ),
+    ] {
+        let field = format!(
+            "  {{ off = 0, name = \"{name}\", type = \"u8\", evidence = [{{ source = \"src\" }}] }},\n"
+        );
+        let bad = strukt(1, &field);
+        let quoted = format!("\"{name}\"");
+        SPEC.only(
+            &bad,
+            "name = \"S\"",
+            &quoted,
+            &format!("field `{name}`: {why}"),
+        );
+    }
+}
+
+/// An overlap's fix never moves a field past the end of its struct.
+#[test]
+fn an_overlap_at_the_last_byte_is_not_told_to_move_past_the_word() {
+    let bad = strukt(
+        64,
+        r#"  { off = 0, name = "a", type = "u8[64]", evidence = [{ source = "src" }] },
+  { off = 63, name = "b", type = "u8", evidence = [{ source = "src" }] },
+"#,
+    );
+    let errs = SPEC.errors(&bad);
+    assert_eq!(errs.len(), 1, "{}", SpecErrors(errs.clone()));
+    check(
+        &errs[0],
+        &bad,
+        10,
+        11,
+        "63",
+        "`b` at offset 63 overlaps `a`",
+    );
+    assert_eq!(errs[0].notes, ["shrink `a` to 63 bytes (offsets 0..63)"]);
 }

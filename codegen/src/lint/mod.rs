@@ -75,7 +75,7 @@ fn check(
     root: &Path,
     files: Vec<(std::path::PathBuf, String)>,
     early: Vec<SpecError>,
-    unread: Vec<std::path::PathBuf>,
+    unread: Vec<load::Unread>,
 ) -> SpecErrors {
     let all_read = unread.is_empty();
     let (model, errors, read_clean) = load::load_all(root, files.clone(), early, unread);

@@ -1,13 +1,16 @@
 //! Root causes and the errors that follow from them. A declaration that could not be
 //! read, a member whose type failed, a file that is missing: what later checks say about
 //! them is folded into the error that caused it, as a note with the count, so that the
-//! first error shown is the one to fix. An unknown type name (a type renamed, or never
-//! declared) is one cause: its first use in file order stands for its other uses, counted.
+//! first error shown is the one to fix. An unknown name (a type or word renamed, or never
+//! declared) is one cause: its first use in file order stands for its other uses, counted,
+//! whichever check reported them (a field's type, a lowering, a conflict, a gap, a klr path).
 //!
 //! Errors are matched by the names they quote in backticks, which is coarse on purpose: it
 //! covers every check (types, rules, lowerings, klr) without each having to know why a
 //! name is missing. An unrelated error that quotes the same name is held back too, until
 //! the root is fixed; the spec is rejected either way.
+
+use std::path::PathBuf;
 
 use crate::diagnostics::SpecError;
 
@@ -17,16 +20,21 @@ pub(super) enum Cause {
     Name(String),
     /// Errors whose message starts so (every `unknown source` when no source is declared).
     Prefix(&'static str),
-    /// The other `unknown type `X`` errors of the root's name `X` (a type renamed or never
-    /// declared): counted as uses of it.
+    /// The other errors about the unknown name of the root (a type or word renamed, or
+    /// never declared): counted as uses of it.
     Uses(String),
+    /// Every error in these files (what cannot be checked without the root's declarations).
+    Files(Vec<PathBuf>),
 }
 
 impl Cause {
-    fn explains(&self, message: &str) -> bool {
+    /// Whether this explains `e`, which is about the unknown name `unknown`, if any.
+    fn explains(&self, e: &SpecError, unknown: Option<&str>) -> bool {
+        let message = &e.message;
         match self {
             Cause::Prefix(p) => message.starts_with(p),
-            Cause::Uses(n) => unknown_type(message) == Some(n),
+            Cause::Uses(n) => unknown == Some(n),
+            Cause::Files(files) => files.contains(&e.file),
             Cause::Name(n) => message
                 .split('`')
                 .skip(1)
@@ -41,16 +49,34 @@ fn unknown_type(message: &str) -> Option<&str> {
     message.strip_prefix("unknown type `")?.split('`').next()
 }
 
-/// An unknown type name is one cause however often it is used: the first of its
-/// `unknown type` errors in file order (`order`) stands for all of them, and for every
-/// other error that quotes the name (a conflict about it, a rule naming its enumerators).
-pub(super) fn unknown_types<K: Ord>(
+/// Per error, the unknown name it is about: an `unknown type` error's, or the one the
+/// loader recorded with it (`named`: error index, name).
+pub(super) fn unknown_names(
     errors: &[SpecError],
+    named: &[(usize, String)],
+) -> Vec<Option<String>> {
+    let mut out: Vec<Option<String>> = (errors.iter())
+        .map(|e| unknown_type(&e.message).map(str::to_string))
+        .collect();
+    for (i, name) in named {
+        if let Some(slot) = out.get_mut(*i) {
+            *slot = Some(name.clone());
+        }
+    }
+    out
+}
+
+/// An unknown name is one cause however often it is used: the first of the errors about it
+/// in file order (`order`) stands for all of them, and for every other error that quotes
+/// the name (a conflict about it, a rule naming its enumerators).
+pub(super) fn unknown_uses<K: Ord>(
+    errors: &[SpecError],
+    unknown: &[Option<String>],
     order: impl Fn(&SpecError) -> K,
 ) -> Vec<(usize, usize, Cause)> {
     let mut first: Vec<(&str, usize)> = Vec::new();
     for (i, e) in errors.iter().enumerate() {
-        let Some(name) = unknown_type(&e.message) else {
+        let Some(name) = unknown[i].as_deref() else {
             continue;
         };
         match first.iter_mut().find(|(n, _)| *n == name) {
@@ -68,14 +94,21 @@ pub(super) fn unknown_types<K: Ord>(
 }
 
 /// Drops the errors a root error explains, noting on the root how many there were.
-pub(super) fn suppress(errors: &mut Vec<SpecError>, cascades: &[(usize, usize, Cause)]) {
+/// `unknown` is [`unknown_names`] of `errors`.
+pub(super) fn suppress(
+    errors: &mut Vec<SpecError>,
+    unknown: &[Option<String>],
+    cascades: &[(usize, usize, Cause)],
+) {
     // The root and cause explaining each error, if any.
     let direct: Vec<Option<(usize, &Cause)>> = (0..errors.len())
         .map(|i| {
-            let message = &errors[i].message;
+            let name = unknown[i].as_deref();
             cascades
                 .iter()
-                .find(|(root, after, cause)| *root != i && i >= *after && cause.explains(message))
+                .find(|(root, after, cause)| {
+                    *root != i && i >= *after && cause.explains(&errors[i], name)
+                })
                 .map(|(root, _, cause)| (*root, cause))
         })
         .collect();
@@ -106,7 +139,7 @@ pub(super) fn suppress(errors: &mut Vec<SpecError>, cascades: &[(usize, usize, C
     }
     for (i, e) in errors.iter_mut().enumerate() {
         if uses[i] > 0
-            && let Some(name) = unknown_type(&e.message)
+            && let Some(name) = &unknown[i]
         {
             let n = uses[i];
             let what = if n == 1 { "use" } else { "uses" };

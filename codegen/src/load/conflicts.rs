@@ -44,9 +44,10 @@ impl Loader {
                         || model.rules.tables.iter().any(|t| &t.name == a.get_ref())
                         || model.register_path(a.get_ref()).is_some();
                     if !known {
-                        self.err(
+                        self.err_unknown(
                             at,
                             a.span(),
+                            a.get_ref(),
                             format!(
                                 "conflict `{name}` is about `{}`, which is neither a type, a table nor a register or field (`FILE.BUNDLE.register[.field]`)",
                                 a.get_ref()

@@ -101,7 +101,21 @@ pub(crate) struct SpecFiles {
     pub files: Vec<(PathBuf, String)>,
     pub errors: Vec<SpecError>,
     /// Spec files that were found but not read (each has one of `errors`).
-    pub unread: Vec<PathBuf>,
+    pub unread: Vec<Unread>,
+}
+
+/// A spec file that was found but not read.
+pub(crate) struct Unread {
+    pub path: PathBuf,
+    /// Its text with U+FFFD for each byte that is not UTF-8, when that is why it was not
+    /// read: what it declares is then no unknown name elsewhere, only its error.
+    pub lossy: Option<String>,
+}
+
+impl Unread {
+    fn of(path: PathBuf) -> Unread {
+        Unread { path, lossy: None }
+    }
 }
 
 /// Reads the spec files below `dir`; fails only where the directory cannot be read. A
@@ -137,7 +151,7 @@ pub(crate) fn read(dir: &Path) -> Result<SpecFiles, SpecErrors> {
             )
         };
         early.push(SpecError::whole_file(path, message));
-        unread.push(path.clone());
+        unread.push(Unread::of(path.clone()));
     }
     let mut files = Vec::new();
     for path in found.toml {
@@ -145,7 +159,7 @@ pub(crate) fn read(dir: &Path) -> Result<SpecFiles, SpecErrors> {
             Ok(bytes) => bytes,
             Err(message) => {
                 early.push(SpecError::whole_file(&path, message));
-                unread.push(path);
+                unread.push(Unread::of(path));
                 continue;
             }
         };
@@ -157,6 +171,7 @@ pub(crate) fn read(dir: &Path) -> Result<SpecFiles, SpecErrors> {
                 // byte the lossy text is the file, so the position is exact.
                 let at = e.utf8_error().valid_up_to();
                 let byte = e.as_bytes()[at];
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
                 let mut bytes = e.into_bytes();
                 let line_end = bytes[at..]
                     .iter()
@@ -174,7 +189,10 @@ pub(crate) fn read(dir: &Path) -> Result<SpecFiles, SpecErrors> {
                          UTF-8 text; this file is not read"
                     ),
                 ));
-                unread.push(path);
+                unread.push(Unread {
+                    path,
+                    lossy: Some(lossy),
+                });
             }
         }
     }

@@ -79,9 +79,10 @@ impl Loader {
                             .words()
                             .chain(model.records())
                             .map(|t| t.name.as_str());
-                        self.err(
+                        self.err_unknown(
                             at,
                             w.span(),
+                            w.get_ref(),
                             format!(
                                 "gap `{name}` is part of `{}`, which is neither a word nor a \
                                  record: name the word or record it belongs to{}",

@@ -5,7 +5,7 @@
 //! the leaves and their steps are `klr_leaf.rs`.
 
 use super::names::check_ident;
-use super::{FileId, Loader, Room, Scope};
+use super::{Cause, FileId, Loader, Room, Scope};
 use crate::model::Model;
 use crate::model::klr::*;
 use crate::schema::RawFile;
@@ -33,6 +33,21 @@ impl Loader {
                 let t = self.enum_def(*at, r, scope);
                 m.enums.push(t);
             }
+        }
+        let layouts = parts.iter().flat_map(|(_, k)| &k.layout);
+        let names_enum = layouts.flat_map(|l| &l.field).any(|f| f.enum_.is_some());
+        if m.enums.is_empty() && names_enum {
+            // The nodes and leaves cannot be checked without the enums they name.
+            let root = self.missing(
+                "klr/enums.toml",
+                "`[[klr.enum]]`",
+                "no klr enum is declared, but the klr nodes and leaves name them: declare \
+                 them (`[[klr.enum]]`) and the tables (`[[klr.table]]`) in it",
+                &[],
+            );
+            let files = parts.iter().map(|(at, _)| self.files[at.0].path.clone());
+            let files = Cause::Files(files.collect());
+            self.cascades.push((root, root + 1, files));
         }
         for (at, k) in &parts {
             for r in &k.table {

@@ -768,11 +768,13 @@ impl Loader {
         let paths = r.step.iter().flat_map(|s| &s.path);
         for w in paths.flat_map(|p| &p.words) {
             if !model.words().any(|t| t.name == *w.get_ref()) {
-                self.err(
-                    at,
-                    w.span(),
-                    format!("`{}` is not a word of the spec", w.get_ref()),
+                let words = model.words().map(|t| t.name.as_str());
+                let message = format!(
+                    "`{}` is not a word of the spec{}",
+                    w.get_ref(),
+                    suggest(w.get_ref(), words)
                 );
+                self.err_unknown(at, w.span(), w.get_ref(), message);
             }
         }
     }

@@ -7,7 +7,7 @@
 use serde_spanned::Spanned;
 
 use super::{Cause, FileId, Loader, Scope};
-use crate::diagnostics::suggest;
+use crate::diagnostics::{suggest, suggest_or_list};
 use crate::model::lowering::*;
 use crate::model::path::{Step, Target, Unions};
 use crate::model::{BitsType, Confidence, Model, Role, TypeDef, TypeKind, TypeRef};
@@ -191,14 +191,15 @@ impl Loader {
     ) -> Option<&'m TypeDef> {
         let found = model.words().find(|w| &w.name == name.get_ref());
         if found.is_none() {
-            let names: Vec<&str> = model.words().map(|w| w.name.as_str()).collect();
-            self.err(
+            let names = model.words().map(|w| w.name.as_str());
+            self.err_unknown(
                 at,
                 name.span(),
+                name.get_ref(),
                 format!(
-                    "unknown word `{}` (words: {})",
+                    "unknown word `{}`{}",
                     name.get_ref(),
-                    names.join(", ")
+                    suggest_or_list(name.get_ref(), names)
                 ),
             );
         }

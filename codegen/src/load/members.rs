@@ -8,7 +8,7 @@ use serde_spanned::Spanned;
 use super::names::check_ident;
 use super::nesting::{self, Room};
 use super::{FileId, Loader, Scope};
-use crate::diagnostics::{did_you_mean, sorted_keys};
+use crate::diagnostics::{sorted_keys, suggest_or_list};
 use crate::model::*;
 use crate::schema::*;
 
@@ -400,7 +400,10 @@ impl Loader {
                         prev.map_or("?", |p| p.0)
                     ),
                 );
-                if let Some(note) = prev.map(|p| overlap_fix(p, (f.name.get_ref(), start), cursor))
+                // Moving it past `prev` is a fix only if it then still fits.
+                let room = cursor.checked_add(*len).is_some_and(|e| e <= size);
+                let fix = |p| overlap_fix(p, (f.name.get_ref(), start), cursor, room);
+                if let Some(note) = prev.map(fix)
                     && let Some(e) = self.errors.last_mut()
                 {
                     e.notes.push(note);
@@ -532,14 +535,13 @@ fn parse_type(text: &str, scope: &Scope, room: &Room) -> Result<TypeRef, String>
             name: text.to_string(),
             index,
         }),
-        None => match did_you_mean(text, scope.types.keys().map(String::as_str).chain(INTS)) {
-            Some(guess) => Err(format!("unknown type `{text}`; did you mean `{guess}`?")),
-            None => Err(format!(
-                "unknown type `{text}` (built-in: {}; declared: {})",
-                INTS.join(" "),
-                sorted_keys(&scope.types)
-            )),
-        },
+        None => {
+            let known = INTS.into_iter().chain(sorted_keys(&scope.types));
+            Err(format!(
+                "unknown type `{text}`{}",
+                suggest_or_list(text, known)
+            ))
+        }
     }
 }
 
@@ -565,17 +567,24 @@ pub(super) fn max_of(int: Int) -> u64 {
 }
 
 /// How to resolve `next` (name, offset) starting inside `prev` (name, offset), which runs to
-/// `end`.
-fn overlap_fix(prev: (&str, usize), next: (&str, usize), end: usize) -> String {
+/// `end`; moving `next` to `end` is offered only when it fits there (`room`).
+fn overlap_fix(prev: (&str, usize), next: (&str, usize), end: usize, room: bool) -> String {
     let ((p, p_start), (n, n_start)) = (prev, next);
     let keep = n_start - p_start;
-    if keep == 0 {
-        format!("both start at offset {n_start}: move `{n}` to offset {end}, or remove one of them")
-    } else {
-        let bytes = if keep == 1 { "byte" } else { "bytes" };
-        format!(
-            "shrink `{p}` to {keep} {bytes} (offsets {p_start}..{n_start}), or move `{n}` to offset {end}"
-        )
+    let moved = format!("move `{n}` to offset {end}");
+    match (keep, room) {
+        (0, true) => format!("both start at offset {n_start}: {moved}, or remove one of them"),
+        (0, false) => format!("both start at offset {n_start}: remove one of them"),
+        _ => {
+            let shrink = format!(
+                "shrink `{p}` to {} (offsets {p_start}..{n_start})",
+                crate::naming::plural(keep, "byte")
+            );
+            match room {
+                true => format!("{shrink}, or {moved}"),
+                false => shrink,
+            }
+        }
     }
 }
 

@@ -37,7 +37,7 @@ mod words;
 
 use cascade::Cause;
 pub use files::MAX_SPEC_FILE_BYTES;
-pub(crate) use files::{SpecFiles, discover, read};
+pub(crate) use files::{SpecFiles, Unread, discover, read};
 use nesting::Room;
 
 /// Loads every `*.toml` below `dir` (sorted by path, so output is deterministic).
@@ -65,7 +65,7 @@ fn load(
     root: &Path,
     files: Vec<(PathBuf, String)>,
     early: Vec<SpecError>,
-    unread: Vec<PathBuf>,
+    unread: Vec<Unread>,
 ) -> Result<Model, SpecErrors> {
     let (model, errors, _) = load_all(root, files, early, unread);
     if errors.is_empty() {
@@ -83,17 +83,28 @@ pub(crate) fn load_all(
     root: &Path,
     files: Vec<(PathBuf, String)>,
     early: Vec<SpecError>,
-    unread: Vec<PathBuf>,
+    unread: Vec<Unread>,
 ) -> (Model, Vec<SpecError>, bool) {
     let early_count = early.len();
+    // What a file not read for a bad byte declares follows from its one error.
+    let mut cascades = Vec::new();
+    for u in &unread {
+        let root = early.iter().position(|e| e.file == u.path);
+        if let (Some(root), Some(text)) = (root, &u.lossy) {
+            let names = parse::declared(text);
+            cascades.extend(names.into_iter().map(|n| (root, 0, Cause::Name(n))));
+        }
+    }
     let mut loader = Loader {
         root: root.to_path_buf(),
-        unread,
+        unread: unread.into_iter().map(|u| u.path).collect(),
         errors: early,
         files: Vec::new(),
-        cascades: Vec::new(),
+        unknown: Vec::new(),
+        cascades,
         broken_members: Vec::new(),
         declared: HashMap::new(),
+        no_archs: false,
     };
     let mut raws = Vec::new();
     for (path, text) in files {
@@ -128,9 +139,10 @@ pub(crate) fn load_all(
         let file = loader.files.iter().position(|f| f.path == e.file);
         (file, e.span.start)
     };
-    let unknown = cascade::unknown_types(&loader.errors, order);
-    loader.cascades.extend(unknown);
-    cascade::suppress(&mut loader.errors, &loader.cascades);
+    let unknown = cascade::unknown_names(&loader.errors, &loader.unknown);
+    let uses = cascade::unknown_uses(&loader.errors, &unknown, order);
+    loader.cascades.extend(uses);
+    cascade::suppress(&mut loader.errors, &unknown, &loader.cascades);
     loader.errors.sort_by_key(order);
     (model, loader.errors, read_clean)
 }
@@ -141,6 +153,9 @@ struct Loader {
     unread: Vec<PathBuf>,
     errors: Vec<SpecError>,
     files: Vec<SourceFile>,
+    /// (error, the unknown name it is about): each name is one cause, whatever checks
+    /// report it ([`cascade::unknown_uses`]).
+    unknown: Vec<(usize, String)>,
     /// (root error, first error it may explain, cause).
     cascades: Vec<(usize, usize, Cause)>,
     /// Members whose type or bit range failed (with the root error): what later checks
@@ -149,6 +164,8 @@ struct Loader {
     /// (what, owner, name) -> where [`Self::duplicate_in`] last saw it declared (not as a
     /// duplicate), for the note on a duplicate.
     declared: HashMap<(String, String, String), (FileId, usize)>,
+    /// Whether the spec was reported to declare no architecture (once, at the first use).
+    no_archs: bool,
 }
 
 /// Which spec file a declaration is in (an index into `Loader::files`), for its errors.
@@ -207,6 +224,13 @@ impl Loader {
     fn err(&mut self, at: FileId, span: Range<usize>, msg: impl Into<String>) {
         let e = self.files[at.0].error(span, msg);
         self.errors.push(e);
+    }
+
+    /// [`Self::err`] for a use of `name`, which names nothing it may: every error about
+    /// the same unknown name is one cause, shown at its first use.
+    fn err_unknown(&mut self, at: FileId, span: Range<usize>, name: &str, msg: String) {
+        self.err(at, span, msg);
+        self.unknown.push((self.errors.len() - 1, name.to_string()));
     }
 
     /// [`Self::err`] for a second declaration of a name, noting the first (at byte `first`
@@ -385,8 +409,9 @@ impl Loader {
     }
 
     /// Reports that no file declares a `what` (which `file`, under the root, should),
-    /// and folds every later error starting with `follows` into that one.
-    fn missing(&mut self, file: &str, what: &str, why: &str, follows: &[&'static str]) {
+    /// and folds every later error starting with `follows` into that one. Returns that
+    /// error's index.
+    fn missing(&mut self, file: &str, what: &str, why: &str, follows: &[&'static str]) -> usize {
         let path = self.root.join(file);
         let root = self.unread.contains(&path).then(|| {
             (self.errors.iter())
@@ -398,7 +423,7 @@ impl Loader {
             for p in follows {
                 self.cascades.push((root, root + 1, Cause::Prefix(p)));
             }
-            return;
+            return root;
         }
         let message = if self.files.iter().any(|f| f.path == path) {
             format!("{} declares no {what}: {why}", path.display())
@@ -410,5 +435,6 @@ impl Loader {
         for p in follows {
             self.cascades.push((root, root + 1, Cause::Prefix(p)));
         }
+        root
     }
 }

@@ -138,6 +138,7 @@ impl Loader {
                     self.uppercase(at, &r.name, "a flag set's");
                     let prefix = c_prefix(&r.c_prefix, &r.c_name);
                     for b in &r.bits {
+                        self.rule_word(at, &b.name, "flag");
                         claims.claim(self, &impl_ns, b.name.get_ref().clone(), &flag(at, b));
                         let cn = format!("{prefix}{}", b.name.get_ref());
                         self.c_global(&mut claims, at, &b.name, &cn, "flag");
@@ -148,6 +149,7 @@ impl Loader {
                     claims.claim(self, MODULE, format!("{}_mut", name.get_ref()), &ty);
                     let c_ns = format!("the C bitfield `{}`", r.c_name);
                     for b in &r.fields {
+                        self.rule_word(at, &b.name, "sub-field");
                         let member = Name::of(at, &b.name, "sub-field");
                         self.view_member(&mut claims, &view_ns, &member);
                         claims.claim(self, &c_ns, c::member(b.name.get_ref()), &member);
@@ -225,8 +227,10 @@ impl Loader {
             claims.claim(self, MODULE, format!("{name}{suffix}"), &ty);
         }
         let disc = Name::of(at, &r.discriminator.name, "discriminator");
+        self.rule_word(at, &r.discriminator.name, "discriminator");
         self.view_member(claims, view_ns, &disc);
         for v in &r.variant {
+            self.rule_word(at, &v.name, "arm");
             let arm = Name::of(at, &v.name, "arm");
             claims.claim(
                 self,
@@ -290,10 +294,34 @@ impl Loader {
         fs: &[RawField],
     ) {
         for f in fs {
+            self.rule_word(at, &f.name, "field");
             let member = Name::of(at, &f.name, "field");
             self.view_member(claims, view_ns, &member);
             claims.claim(self, c_ns, c::member(f.name.get_ref()), &member);
         }
+    }
+
+    /// A member a rule may name (`what`: field, sub-field, arm, …) cannot be a word rule
+    /// expressions reserve: rules could not read it, or it would hide the generation.
+    fn rule_word(&mut self, at: FileId, name: &Spanned<String>, what: &str) {
+        let n = name.get_ref().as_str();
+        let why = match n {
+            "in" => {
+                "`in` is the list test of rule expressions (`x in [a, b]`), so no rule \
+                     could read it"
+            }
+            "true" | "false" => "it is a literal of rule expressions, so no rule could read it",
+            "nc" => {
+                "`nc` is the NeuronCore generation in rule expressions, which a member of \
+                     this name would hide from its struct's rules"
+            }
+            _ => return,
+        };
+        let message = format!(
+            "{what} `{n}`: {why}; rename it (the source's spelling can stay in an evidence \
+             record's `name`)"
+        );
+        self.err(at, name.span(), message);
     }
 
     /// A field's accessor, setter and `_mut` accessor on its view.

@@ -59,12 +59,25 @@ pub(super) fn parse(text: &str) -> Parsed {
         let repaired = match unknown_field(&message) {
             Some((key, expected)) => {
                 let guess = did_you_mean(key, expected.iter().copied());
+                // A top-level key is a table's header (`[[strcut]]`).
+                let what = match tree.get_ref().keys().any(|k| k.span() == span) {
+                    true => "table",
+                    false => "field",
+                };
                 let text = match guess {
-                    Some(g) => format!("unknown field `{key}`; did you mean `{g}`?"),
-                    None => message.clone(),
+                    Some(g) => format!("unknown {what} `{key}`; did you mean `{g}`?"),
+                    None => message.replacen("unknown field", &format!("unknown {what}"), 1),
                 };
                 out.errors.push((span.clone(), text));
-                rename_key(tree.get_mut(), &span, guess)
+                match rename_key(tree.get_mut(), &span, guess) {
+                    Some(dropped) => {
+                        if let Some(v) = dropped {
+                            declared_names(v.get_ref(), index, &mut out.dropped);
+                        }
+                        true
+                    }
+                    None => false,
+                }
             }
             None => {
                 out.errors.push((span.clone(), message));
@@ -80,6 +93,15 @@ pub(super) fn parse(text: &str) -> Parsed {
     out
 }
 
+/// The names a file's text declares, read as far as it parses (for a file that is not
+/// loaded: what it declares is not unknown elsewhere).
+pub(super) fn declared(text: &str) -> Vec<String> {
+    let (tree, _) = DeTable::parse_recoverable(text);
+    let mut out = Vec::new();
+    declared_names(&DeValue::Table(tree.into_inner()), 0, &mut out);
+    out.into_iter().map(|(name, _)| name).collect()
+}
+
 /// `unknown field `k`, expected one of `a`, `b`` (serde's wording) -> (`k`, [`a`, `b`]).
 fn unknown_field(message: &str) -> Option<(&str, Vec<&str>)> {
     let rest = message.strip_prefix("unknown field `")?;
@@ -88,26 +110,71 @@ fn unknown_field(message: &str) -> Option<(&str, Vec<&str>)> {
     Some((key, expected))
 }
 
-/// Renames the key at `span` to `guess` if its table lacks that key, else removes it.
-/// Returns whether the key was found.
-fn rename_key(table: &mut DeTable<'_>, span: &Range<usize>, guess: Option<&str>) -> bool {
+/// Renames the key at `span` to `guess`, or removes it. When its table has `guess`
+/// already, as a table whose keys the renamed value lacks (`[[strcut]]` then
+/// `[[struct.field]]`, which makes an implicit `struct`), that table's keys move into the
+/// renamed value (its last element, for an array of tables), as the author meant them.
+/// Returns the value removed, if it was (`None`: the key was not found).
+fn rename_key<'i>(
+    table: &mut DeTable<'i>,
+    span: &Range<usize>,
+    guess: Option<&str>,
+) -> Option<Option<Spanned<DeValue<'i>>>> {
     let Some(key) = table.keys().find(|k| k.span() == *span).cloned() else {
-        return table.iter_mut().any(|(_, v)| match v.get_mut() {
+        return table.iter_mut().find_map(|(_, v)| match v.get_mut() {
             DeValue::Table(t) => rename_key(t, span, guess),
-            DeValue::Array(a) => a.iter_mut().any(|v| match v.get_mut() {
+            DeValue::Array(a) => a.iter_mut().find_map(|v| match v.get_mut() {
                 DeValue::Table(t) => rename_key(t, span, guess),
-                _ => false,
+                _ => None,
             }),
-            _ => false,
+            _ => None,
         });
     };
-    let Some((_, value)) = table.remove_entry(key.get_ref().as_ref()) else {
-        return false;
+    let (_, mut value) = table.remove_entry(key.get_ref().as_ref())?;
+    let Some(g) = guess else {
+        return Some(Some(value));
     };
-    if let Some(g) = guess.filter(|g| !table.contains_key(*g)) {
-        table.insert(Spanned::new(key.span(), Cow::Owned(g.to_string())), value);
+    if let Some((gk, there)) = table.remove_entry(g) {
+        match merge_into(&mut value, there) {
+            Ok(()) => {}
+            Err(there) => {
+                table.insert(gk, there);
+                return Some(Some(value));
+            }
+        }
     }
-    true
+    table.insert(Spanned::new(key.span(), Cow::Owned(g.to_string())), value);
+    Some(None)
+}
+
+/// Moves the keys of the table `there` into `value` (its last element, for an array of
+/// tables) when none of them is in it already; gives `there` back otherwise.
+fn merge_into<'i>(
+    value: &mut Spanned<DeValue<'i>>,
+    there: Spanned<DeValue<'i>>,
+) -> Result<(), Spanned<DeValue<'i>>> {
+    let target = match value.get_mut() {
+        DeValue::Table(t) => Some(t),
+        DeValue::Array(a) => a.iter_mut().last().and_then(|v| match v.get_mut() {
+            DeValue::Table(t) => Some(t),
+            _ => None,
+        }),
+        _ => None,
+    };
+    let span = there.span();
+    let from = match there.into_inner() {
+        DeValue::Table(from) => from,
+        other => return Err(Spanned::new(span, other)),
+    };
+    let Some(target) =
+        target.filter(|t| !from.keys().any(|k| t.contains_key(k.get_ref().as_ref())))
+    else {
+        return Err(Spanned::new(span, DeValue::Table(from)));
+    };
+    for (k, v) in from {
+        target.insert(k, v);
+    }
+    Ok(())
 }
 
 /// Removes the outermost array element (a `[[struct]]`, a `[[klr.leaf]]`, …) or, outside

@@ -8,7 +8,7 @@ use serde_spanned::Spanned;
 
 use super::names::check_ident;
 use super::{FileId, Loader, Scope};
-use crate::diagnostics::{join, sorted_keys, suggest};
+use crate::diagnostics::{join, sorted_keys, suggest, suggest_or_list};
 pub(super) use crate::model::source_id;
 use crate::model::{Arch, Confidence, Evidence, Level, Scale, Source, section_key};
 use crate::schema::{RawEvidence, RawFile};
@@ -268,10 +268,9 @@ impl Loader {
                     at,
                     tag.span(),
                     format!(
-                        "unknown confidence tag `{}`{} (declared tags: {})",
+                        "unknown confidence tag `{}`{}",
                         tag.get_ref(),
-                        suggest(tag.get_ref(), scope.tags.keys().map(String::as_str)),
-                        sorted_keys(&scope.tags)
+                        suggest_or_list(tag.get_ref(), sorted_keys(&scope.tags))
                     ),
                 );
                 undeclared_confidence(tag.get_ref())
@@ -346,15 +345,7 @@ impl Loader {
         let mut out = Vec::new();
         for a in list {
             if !scope.archs.contains(a.get_ref()) {
-                self.err(
-                    at,
-                    a.span(),
-                    format!(
-                        "unknown architecture `{}` (known: {})",
-                        a.get_ref(),
-                        scope.archs.join(", ")
-                    ),
-                );
+                self.unknown_arch(at, a, scope);
             } else if out.contains(a.get_ref()) {
                 self.err(
                     at,
@@ -366,6 +357,28 @@ impl Loader {
             }
         }
         out
+    }
+
+    /// Reports `a` as no declared architecture. With none declared at all, the first is
+    /// one error saying so (`arch.toml` is missing) and every other follows from it.
+    pub(super) fn unknown_arch(&mut self, at: FileId, a: &Spanned<String>, scope: &Scope) {
+        if scope.archs.is_empty() && !self.no_archs {
+            self.no_archs = true;
+            self.missing(
+                "arch.toml",
+                "`[[arch]]`",
+                "no architecture is declared, but `arch` lists name them: declare each as \
+                 `[[arch]]` (`name`, `nc`, `doc`) in it",
+                &[UNKNOWN_ARCH],
+            );
+        }
+        let known = scope.archs.iter().map(String::as_str);
+        let message = format!(
+            "{UNKNOWN_ARCH}{}`{}",
+            a.get_ref(),
+            suggest_or_list(a.get_ref(), known)
+        );
+        self.err(at, a.span(), message);
     }
 
     /// Reports that `what` (at `span`) cites nothing.
@@ -396,6 +409,9 @@ impl Loader {
         self.evidence(at, raw, conf, scope)
     }
 }
+
+/// How an error about an undeclared architecture starts.
+const UNKNOWN_ARCH: &str = "unknown architecture `";
 
 /// Every confidence tag the scales declare, placed on the common ordering of `levels`.
 fn declared_tags<'a>(
@@ -519,9 +535,8 @@ fn citation_errors(
     let Some((_, scale)) = sources.iter().find(|(s, _)| *s == id) else {
         let ids = sources.iter().map(|(s, _)| *s);
         let message = format!(
-            "unknown source `{id}`{}: a citation starts with a declared source id (known: {})",
-            suggest(id, ids.clone()),
-            join(ids)
+            "unknown source `{id}`{}: a citation starts with a declared source id",
+            suggest_or_list(id, ids)
         );
         return vec![(e.source.span(), message)];
     };

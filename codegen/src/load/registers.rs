@@ -216,8 +216,14 @@ impl Loader {
             })
             .collect();
         let mut arch_sizes = Vec::new();
+        // The largest window `arch_size` gives an undeclared architecture (reported as
+        // such): what lies inside it is not reported again as outside the file.
+        let mut unknown_window = 0;
         for (a, s) in &r.arch_size {
-            if !archs.contains(a.get_ref()) {
+            if !scope.archs.contains(a.get_ref()) {
+                self.unknown_arch(at, a, scope);
+                unknown_window = unknown_window.max(*s.get_ref());
+            } else if !archs.contains(a.get_ref()) {
                 self.err(
                     at,
                     a.span(),
@@ -244,7 +250,9 @@ impl Loader {
         };
         let parent = Parent {
             what: &what,
-            size: archs.iter().map(|a| size_on(a)).max().unwrap_or(size),
+            size: (archs.iter().map(|a| size_on(a)).max())
+                .unwrap_or(size)
+                .max(unknown_window),
             archs: &archs,
             confidence: &confidence,
         };
@@ -811,7 +819,7 @@ impl Loader {
     fn access(&mut self, at: FileId, a: &Spanned<String>) -> Option<Access> {
         let access = Access::parse(a.get_ref());
         if access.is_none() {
-            let hint = suggest(&a.get_ref().to_ascii_uppercase(), ["RW", "RO", "WO"]);
+            let hint = suggest(a.get_ref(), ["RW", "RO", "WO"]);
             self.err(
                 at,
                 a.span(),

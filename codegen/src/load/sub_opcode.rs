@@ -85,9 +85,10 @@ impl Loader {
         let env_name = s.envelope.get_ref();
         let Some(env) = model.words().find(|w| &w.name == env_name) else {
             let words = model.words().map(|w| w.name.as_str());
-            self.err(
+            self.err_unknown(
                 at,
                 s.envelope.span(),
+                env_name,
                 format!(
                     "envelope `{env_name}` of `{name}` is not a word{}",
                     suggest(env_name, words)

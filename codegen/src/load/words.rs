@@ -608,11 +608,11 @@ impl Loader {
                                 self.err(*at, span.clone(), "`follows` lists no word");
                             }
                             for f in follows.iter().filter(|f| !names.contains(f)) {
-                                self.err(
-                                    *at,
-                                    span.clone(),
-                                    format!("`follows` names unknown word `{f}`"),
+                                let message = format!(
+                                    "`follows` names unknown word `{f}`{}",
+                                    suggest(f, names.iter().map(String::as_str))
                                 );
+                                self.err_unknown(*at, span.clone(), f, message);
                             }
                         }
                     }

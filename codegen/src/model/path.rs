@@ -206,14 +206,8 @@ fn no_member<'a, T>(
     n: &str,
     names: impl Iterator<Item = &'a str>,
 ) -> Result<T, PathError> {
-    let names: Vec<&str> = names.collect();
-    err(
-        i,
-        format!(
-            "`{what}` has no {kind} `{n}` (it has: {})",
-            names.join(", ")
-        ),
-    )
+    let hint = crate::diagnostics::suggest_or_list(n, names);
+    err(i, format!("`{what}` has no {kind} `{n}`{hint}"))
 }
 
 impl Model {
