@@ -386,7 +386,7 @@ fn judge<'m>(
     }
     // A register table's access and reset columns, against a register or its field.
     if let Some(access) = p.access {
-        let cell = |col: Option<usize>| col.map(|c| get(c)).unwrap_or_default();
+        let cell = |col: Option<usize>| col.map(get).unwrap_or_default();
         if cell::access(&cell(g.access)).is_some_and(|a| a != access) {
             report.differs.push(Aspect::Access);
         }
