@@ -154,14 +154,7 @@ pub(crate) struct Cx<'m> {
     pub(super) renames: Vec<(&'m TypeDef, &'m TypeDef)>,
 }
 
-impl<'m> Cx<'m> {
-    pub(crate) fn new(old: &'m Model, new: &'m Model) -> Self {
-        Cx {
-            new,
-            renames: super::types::renames(old, new),
-        }
-    }
-
+impl Cx<'_> {
     /// An old type spelling (`PAIR`, `PAIR[3]`) in the new spec's names: a member whose
     /// type was only renamed is not retyped (the rename is reported once, on the type).
     pub(super) fn spelled_now(&self, ty: &str) -> String {

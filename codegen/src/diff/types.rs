@@ -127,6 +127,16 @@ fn same_shape(a: &TypeDef, b: &TypeDef) -> bool {
             .all(|(x, y)| x.name == y.name && x.place == y.place)
 }
 
+impl<'m> Cx<'m> {
+    /// What comparing `old` with `new` shares (here, beside the renames it finds).
+    pub(crate) fn new(old: &'m Model, new: &'m Model) -> Self {
+        Cx {
+            new,
+            renames: renames(old, new),
+        }
+    }
+}
+
 /// The types that vanished from `old` and reappear in `new` under another name, with the
 /// same shape or with the old name as an alias: (old, new).
 pub(super) fn renames<'m>(old: &'m Model, new: &'m Model) -> Vec<(&'m TypeDef, &'m TypeDef)> {

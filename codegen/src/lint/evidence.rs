@@ -4,37 +4,16 @@
 
 use std::collections::HashSet;
 
-use serde_spanned::Spanned;
-
 use super::context::{Ctx, Finding, Spec};
-use super::kinds::evidenced;
+use super::kinds::{Leaning, Member, evidenced};
 use crate::load::provenance::resolve_section;
 use crate::model::kinds::for_each_kind;
 use crate::model::{section_key, source_id};
-use crate::schema::{RawAllow, RawEvidence};
+use crate::schema::RawEvidence;
 
 pub(super) const WITHOUT_SECTION: &str = "evidence_without_section";
 pub(super) const WITHOUT_OWN: &str = "field_without_evidence";
 pub(super) const UNCITED_SECTION: &str = "uncited_section";
-
-/// A data member as written: what it is, where its name is, what it cites, what it allows.
-pub(crate) struct Member<'a> {
-    /// `field`, `register field`, `register`, `bundle`, `register file`.
-    pub(super) what: &'static str,
-    pub(super) name: &'a Spanned<String>,
-    pub(super) evidence: &'a [RawEvidence],
-    pub(super) allow: &'a RawAllow,
-    pub(super) data: bool,
-}
-
-/// A part that leans on its container's evidence (a bitfield sub-field, a register
-/// field): what it is, its container's name and the allows that may excuse it.
-pub(crate) struct Leaning<'a> {
-    pub(super) what: &'static str,
-    pub(super) name: &'a Spanned<String>,
-    pub(super) container: &'a str,
-    pub(super) allow: &'a RawAllow,
-}
 
 /// The field lints, on every file that parses (they need no model), over every kind of
 /// the registry.
@@ -60,7 +39,11 @@ pub(super) fn fields<'a>(specs: &'a [Spec], out: &mut Vec<Finding<'a>>) {
                      names this {}",
                     l.container, l.what
                 )],
-                allow: Some(l.allow),
+                // The part's own allow, else its container's (a register's covers its fields).
+                allow: Some(match l.container_allow {
+                    Some(c) if !l.allow.contains_key(WITHOUT_OWN) => c,
+                    _ => l.allow,
+                }),
             });
         }
         for m in members.into_iter().filter(|m| m.data) {

@@ -2,10 +2,32 @@
 //! ([`crate::model::kinds`]): a kind without an [`Evidenced`] implementation does not
 //! compile in [`super::evidence::fields`].
 
-use super::evidence::{Leaning, Member};
 use crate::model::kinds::*;
 use crate::schema::words::{RawField, RawStruct};
-use crate::schema::{RawEvidence, RawFile};
+use serde_spanned::Spanned;
+
+use crate::schema::{RawAllow, RawEvidence, RawFile};
+
+/// A data member as written: what it is, where its name is, what it cites, what it allows.
+pub(crate) struct Member<'a> {
+    /// `field`, `register field`, `register`, `bundle`, `register file`.
+    pub(crate) what: &'static str,
+    pub(crate) name: &'a Spanned<String>,
+    pub(crate) evidence: &'a [RawEvidence],
+    pub(crate) allow: &'a RawAllow,
+    pub(crate) data: bool,
+}
+
+/// A part that leans on its container's evidence (a bitfield sub-field, a register
+/// field): what it is, its container's name and the allows that may excuse it.
+pub(crate) struct Leaning<'a> {
+    pub(crate) what: &'static str,
+    pub(crate) name: &'a Spanned<String>,
+    pub(crate) container: &'a str,
+    pub(crate) allow: &'a RawAllow,
+    /// The container's allows, where they cover its parts.
+    pub(crate) container_allow: Option<&'a RawAllow>,
+}
 
 /// The members of a kind, as one spec file declares them, that the evidence lints read.
 pub(crate) trait Evidenced: Kind {
@@ -89,6 +111,7 @@ impl Evidenced for SharedTypes {
                         name: &f.name,
                         container: b.name.get_ref(),
                         allow: &f.allow,
+                        container_allow: None,
                     });
                 }
                 members.push(m);
@@ -154,12 +177,12 @@ impl Evidenced for RegFiles {
                         // A field the register's own rows name is cited with it.
                         let named = r.evidence.iter().any(|e| names(e, f.name.get_ref()));
                         if f.evidence.is_empty() && !named {
-                            let own = f.allow.contains_key(super::evidence::WITHOUT_OWN);
                             leaning.push(Leaning {
                                 what: "register field",
                                 name: &f.name,
                                 container: r.name.get_ref(),
-                                allow: if own { &f.allow } else { &r.allow },
+                                allow: &f.allow,
+                                container_allow: Some(&r.allow),
                             });
                         }
                     }
