@@ -621,18 +621,13 @@ fn c_structs_and_rust_views_read_the_same_values() {
     // Records: the word's index in `words`, then `len` bytes (random, opcode in byte 0).
     let mut input = Vec::new();
     let mut expected = BTreeMap::new();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut rng = dmaspec_testkit::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15);
     let mut visited_arms = 0;
     for (i, w) in words.iter().enumerate() {
         let meta = dmaspec::WORDS.iter().find(|m| m.name == w.name);
         for _ in 0..PER_WORD {
             let mut all = vec![0u8; len];
-            for byte in all.iter_mut() {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                *byte = state as u8;
-            }
+            rng.fill(&mut all);
             let b: &mut [u8; 64] = (&mut all[..64]).try_into().unwrap();
             let mut values = Values {
                 record: input.len() / (len + 1),

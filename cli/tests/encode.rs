@@ -53,13 +53,8 @@ fn golden_vectors_and_sample_round_trip() {
 /// `--no-validate` was given.
 #[test]
 fn a_random_mebibyte_round_trips_without_flags() {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut rng = dmaspec_testkit::xorshift::XorShift::new(0x2545_f491_4f6c_dd1d);
+    let mut next = move || rng.next_u64();
     let mut bytes = Vec::with_capacity(1 << 20);
     while bytes.len() < 1 << 20 {
         let mut word = [0u8; 64];

@@ -17,17 +17,9 @@ fn temp(name: &str, bytes: &[u8]) -> String {
     p.to_str().unwrap().to_string()
 }
 
-/// `n` pseudo-random bytes (xorshift, fixed seed).
+/// `n` arbitrary bytes, the same every run.
 fn random_bytes(n: usize) -> Vec<u8> {
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    (0..n)
-        .map(|_| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state as u8
-        })
-        .collect()
+    dmaspec_testkit::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15).bytes(n)
 }
 
 /// Every vector file and the sample stream, one hex file.

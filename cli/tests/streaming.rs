@@ -158,14 +158,14 @@ const ENCODE_PEAK_MIB: u64 = 100;
 /// of the spec in turn (so they decode as it, with whatever faults the bytes make), with
 /// the sample stream (pairs, orphans, unknown opcodes) between them.
 struct Words {
-    state: u64,
+    rng: dmaspec_testkit::xorshift::XorShift,
     sample: Vec<u8>,
 }
 
 impl Words {
     fn new() -> Self {
         Words {
-            state: 0x9e37_79b9_7f4a_7c15,
+            rng: dmaspec_testkit::xorshift::XorShift::new(0x9e37_79b9_7f4a_7c15),
             sample: sample_words(),
         }
     }
@@ -175,13 +175,7 @@ impl Words {
         let mut out = Vec::new();
         for w in dmaspec::WORDS {
             let mut b = [0u8; 64];
-            for x in &mut b {
-                // xorshift64
-                self.state ^= self.state << 13;
-                self.state ^= self.state >> 7;
-                self.state ^= self.state << 17;
-                *x = self.state as u8;
-            }
+            self.rng.fill(&mut b);
             common::dispatch_to(w, &mut b);
             out.extend_from_slice(&b);
         }
@@ -405,19 +399,10 @@ const VERBS: &[(&[&str], u64, bool)] = &[
 /// A stream, a chunk at a time.
 type Chunks = Box<dyn FnMut() -> Vec<u8> + Send>;
 
-/// Arbitrary bytes, the same every run (xorshift64), a 64 KiB chunk at a time.
+/// Arbitrary bytes, the same every run, a 64 KiB chunk at a time.
 fn random_chunks() -> impl FnMut() -> Vec<u8> + Send + 'static {
-    let mut state = 0x2545_f491_4f6c_dd1du64;
-    move || {
-        (0..1 << 16)
-            .map(|_| {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as u8
-            })
-            .collect()
-    }
+    let mut rng = dmaspec_testkit::xorshift::XorShift::new(0x2545_f491_4f6c_dd1d);
+    move || rng.bytes(1 << 16)
 }
 
 /// Every verb that reads input gets a large stream of zeros, then of arbitrary bytes,

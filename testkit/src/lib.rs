@@ -2,13 +2,14 @@
 //! of its `spec/`, the in-memory specs of the loader-error tests ([`spec`]), the C
 //! compilers' flags ([`cc`]), crates built as a downstream user builds them
 //! ([`downstream`]), the generated Markdown read back ([`markdown`]) and synthetic specs
-//! several times the real one's size ([`synth`]).
+//! several times the real one's size ([`synth`]), and seeded arbitrary bytes ([`xorshift`]).
 
 pub mod cc;
 pub mod downstream;
 pub mod markdown;
 pub mod spec;
 pub mod synth;
+pub mod xorshift;
 
 use std::path::Path;
 
