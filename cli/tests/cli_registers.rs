@@ -431,14 +431,17 @@ fn regs_rejects_bad_dumps_with_a_message() {
         1,
         "`0x123456789` is not a 32-bit hex value",
     );
-    // A long value is cut where the message repeats it (as `check` cuts a source line);
-    // binary is refused at its first byte, not repeated.
+    // A long value is cut where the message repeats it (`dmaspec::names::echo`, as every
+    // verb echoes a value); binary is refused at its first byte, not repeated.
     let long = format!("0x5\n{}\n", "z".repeat(1 << 20));
     let out = dmaspec(&words, long.as_bytes());
     fails(
         &out,
         1,
-        &format!("stdin:2: `{}…` is not a 32-bit hex value", "z".repeat(120)),
+        &format!(
+            "stdin:2: `{}… (1048576 characters)` is not a 32-bit hex value",
+            "z".repeat(60)
+        ),
     );
     assert!(
         stderr(&out).len() < 400,
