@@ -143,12 +143,13 @@ function expectedVerdict(o) {
 // The page's verdict in the same terms (an undecoded word's finding is its error text).
 const pageVerdict = (v) => ({ state: v.state, findings: v.findings.map((f) => [f.kind, f.id === null ? f.text : f.id]) });
 
-// `dmaspec validate`'s lines per word offset: [faults, warnings].
+// `dmaspec validate`'s lines per word offset: [faults, warnings]. `--wide`: one line a
+// finding (by default a long finding is wrapped to 120 columns).
 function cliValidate(file, arch, record) {
   const as = record ? ["--struct", record] : [];
   let text;
   try {
-    text = execFileSync(bin, ["validate", "--hex", "--arch", arch, ...as, file], { maxBuffer: 1 << 30, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    text = execFileSync(bin, ["validate", "--wide", "--hex", "--arch", arch, ...as, file], { maxBuffer: 1 << 30, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
   } catch (e) {
     text = e.stdout;
   }
