@@ -79,9 +79,9 @@ class Cli:
         return p.returncode, p.stdout, p.stderr.decode()
 
     def validate(self, data, arch="cayman", struct=None):
-        """`validate`'s stdout lines and its exit code."""
+        """`validate`'s stdout lines (one a finding: `--wide`) and its exit code."""
         path = self.file(data)
-        args = ["validate", "--arch", arch]
+        args = ["validate", "--wide", "--arch", arch]
         if struct:
             args += ["--struct", struct]
         p = self.run(*args, path)
