@@ -385,13 +385,22 @@ pub fn each_finding(
     })
 }
 
+impl Finding {
+    /// `error` (the word is invalid), `undecided` or `warning` (a compiler finding).
+    pub fn severity(&self) -> &'static str {
+        match (self.warning, self.undecided) {
+            (_, true) => "undecided",
+            (true, false) => "warning",
+            (false, false) => "error",
+        }
+    }
+}
+
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let label = match (self.warning, self.undecided) {
-            (_, true) => "undecided: ",
-            (true, false) => "warning: ",
-            (false, false) => "",
-        };
-        write!(f, "offset {} {label}{}", self.offset, self.text)
+        match self.severity() {
+            "error" => write!(f, "offset {} {}", self.offset, self.text),
+            label => write!(f, "offset {} {label}: {}", self.offset, self.text),
+        }
     }
 }
