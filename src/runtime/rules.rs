@@ -262,10 +262,11 @@ impl RuleTree {
             if matches!(rules[i].authority, RuleAuthority::Header) {
                 t.header |= bit;
             }
-            if let (RuleKind::NotEnforced, Some(p)) = (rules[i].kind, rules[i].parent) {
-                if p < rules.len() && matches!(rules[p].kind, RuleKind::Any) {
-                    t.bodiless_alternatives |= bit;
-                }
+            if let (RuleKind::NotEnforced, Some(p)) = (rules[i].kind, rules[i].parent)
+                && p < rules.len()
+                && matches!(rules[p].kind, RuleKind::Any)
+            {
+                t.bodiless_alternatives |= bit;
             }
             match rules[i].parent {
                 Some(p) if p < 64 => {

@@ -523,11 +523,9 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     };
     let truth = truth_fn(cx, set, quote!(rule_truth), &doc_truth, false);
     let known = set.has_bodiless_alternative().then(|| {
-        let doc = format!(
-            " `rule_truth` with the alternatives the sources name without a body taken not \
-             to hold: a rule set there and not here is undecided."
-        );
-        truth_fn(cx, set, quote!(rule_truth_known), &doc, true)
+        let doc = " `rule_truth` with the alternatives the sources name without a body taken \
+                   not to hold: a rule set there and not here is undecided.";
+        truth_fn(cx, set, quote!(rule_truth_known), doc, true)
     });
     // Words and records state their `Packed` impl with the rest of what they add.
     let packed = (owner.opcode().is_none() && !owner.is_record())
