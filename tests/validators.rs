@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use common::{hex_words, model, root, vector};
-use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta, Violations};
+use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta, Verdict, Violations};
 use dmaspec::words::*;
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::Model;
@@ -37,9 +37,11 @@ struct Case<W> {
     base_arch: Arch,
     /// The architecture the broken word is checked on.
     arch: Arch,
-    /// Whether the broken check is reported (false for an alternative of an `any` whose
-    /// other alternative is a not-enforced predicate, which holds).
+    /// Whether the broken check is reported (false for an alternative of an `any`).
     reported: bool,
+    /// The bodiless alternative that is left to decide the word once the check is broken
+    /// (the word is then undecided, not valid).
+    undecided_by: Option<&'static str>,
 }
 
 fn case<W>(rule: &'static str, cite: &'static str, base: fn() -> W, mutate: fn(&mut W)) -> Case<W> {
@@ -51,6 +53,7 @@ fn case<W>(rule: &'static str, cite: &'static str, base: fn() -> W, mutate: fn(&
         base_arch: Arch::cayman,
         arch: Arch::cayman,
         reported: true,
+        undecided_by: None,
     }
 }
 
@@ -65,8 +68,16 @@ impl<W> Case<W> {
         self.arch = arch;
         self
     }
+    /// Broken, the check is excused: another alternative of its `any` holds.
     fn unreported(mut self) -> Self {
         self.reported = false;
+        self
+    }
+    /// Broken, the check leaves the word undecided on `bodiless`, an alternative the
+    /// sources name without a body: not reported as a violation.
+    fn undecided_by(mut self, bodiless: &'static str) -> Self {
+        self.reported = false;
+        self.undecided_by = Some(bodiless);
         self
     }
 }
@@ -127,10 +138,30 @@ fn run_cases<W, const N: usize>(
             c.rule,
             c.cite
         );
-        let (v, f) = {
-            let r = report(&m, c.arch);
-            (r.mask, r.compiler)
+        let r = report(&m, c.arch);
+        let (v, f) = (r.mask, r.compiler);
+        let was: BTreeSet<&str> = v0.undecided_by().map(|r| r.id).collect();
+        let open: Vec<&str> = r
+            .undecided_by()
+            .map(|r| r.id)
+            .filter(|id| !was.contains(id))
+            .collect();
+        assert_eq!(
+            open,
+            Vec::from_iter(c.undecided_by),
+            "{owner} `{}`: newly undecided by ({})",
+            c.rule,
+            c.cite
+        );
+        let header = rules[id].authority == RuleAuthority::Header;
+        let verdict = if c.reported && header {
+            Verdict::Broken
+        } else if c.undecided_by.is_some() || v0.verdict() == Verdict::Undecided {
+            Verdict::Undecided
+        } else {
+            Verdict::Holds
         };
+        assert_eq!(r.verdict(), verdict, "{owner} `{}`: the verdict", c.rule);
         let compiler = rules[id].authority == RuleAuthority::Compiler;
         let (found, other) = if compiler { (f, v) } else { (v, f) };
         assert_eq!(
@@ -262,29 +293,29 @@ fn direct2d_rules() {
                 direct2d,
                 |w| w.dma_configs.priority_class = 5
             ),
-            // The three parts of the plain-memcpy alternative: is_valid_dma_cce (not enforced)
-            // holds, so breaking one is not a violation of the word.
+            // The three parts of the plain-memcpy alternative: breaking one leaves only the
+            // bodiless is_valid_dma_cce to decide the word, which is then undecided.
             case(
                 "compute_op_is_none",
                 "seed-004 §2: compute_op==NONE",
                 direct2d,
                 |w| w.compute_op = DGE_COMPUTE_OP::ADD
             )
-            .unreported(),
+            .undecided_by("is_valid_dma_cce"),
             case(
                 "in_dtype_equals_out_dtype",
                 "seed-004 §2: in==out",
                 direct2d,
                 |w| w.out_dtype = DTYPE::BFLOAT16
             )
-            .unreported(),
+            .undecided_by("is_valid_dma_cce"),
             case(
                 "byte_counts_match",
                 "seed-004 §2: byte counts match",
                 direct2d,
                 |w| w.dst_num_elem[1] = 2
             )
-            .unreported(),
+            .undecided_by("is_valid_dma_cce"),
         ]
     );
 }
@@ -359,7 +390,7 @@ fn indirect1d_rules() {
                 indirect1d,
                 |w| w.compute_op = DGE_COMPUTE_OP::ADD
             )
-            .unreported(),
+            .undecided_by("is_valid_dma_indirect_cce"),
             case(
                 "has_valid_idx_bound_check_reg_no_flags_src",
                 "supp-gather-scatter §6: half-set bound reg invalid",
@@ -726,7 +757,7 @@ fn pseudo_ext_rules() {
                 ext_tile_only,
                 |w| w.idx_num_active_channels = 128
             )
-            .unreported(),
+            .undecided_by("index_fields_valid"),
             case(
                 "compute_op_none_or_add",
                 "seed-000 (C): AluOpType2DGEComputeOp yields 0 or 1; seed-003 §3.4",
@@ -1618,11 +1649,12 @@ impl Rng {
     }
 }
 
-/// Generated Rust: (truth, violations, compiler findings) of `name`'s rules on `b`.
-fn rust_eval(name: &str, b: &[u8], arch: Arch) -> (u64, u64, u64) {
+/// Generated Rust: (truth, violations, compiler findings, undecided) of `name`'s rules on
+/// `b`.
+fn rust_eval(name: &str, b: &[u8], arch: Arch) -> (u64, u64, u64, u64) {
     let v = check_rules_by_name(name, b, arch)
         .unwrap_or_else(|| panic!("no generated validator for `{name}` ({} bytes)", b.len()));
-    (v.truth, v.mask, v.compiler)
+    (v.truth, v.mask, v.compiler, v.undecided)
 }
 
 const RANDOM_PER_STRUCT: usize = 100_000;
@@ -1645,12 +1677,13 @@ fn temp_dir(tag: &str) -> PathBuf {
 }
 
 /// A program reading `[set, nc, bytes...]` records on stdin and printing each record's
-/// truth, violation and compiler-finding masks from the generated C validators.
+/// truth, violation, compiler-finding and undecided masks from the generated C validators
+/// (exit 4 or 5 when `_is_valid` or `_verdict` disagrees with the masks).
 fn harness(m: &Model) -> String {
     let mut src = String::from(
         "#include <stdio.h>\n#include <string.h>\n#include \"dmaspec.h\"\n\nint main(void) {\n    \
          unsigned char head[2];\n    unsigned char buf[64];\n    \
-         while (fread(head, 1, 2, stdin) == 2) {\n        uint64_t t = 0, v = 0, f = 0;\n        \
+         while (fread(head, 1, 2, stdin) == 2) {\n        uint64_t t = 0, v = 0, f = 0, u = 0;\n        \
          switch (head[0]) {\n",
     );
     for (k, s) in m.rules.sets.iter().enumerate() {
@@ -1663,14 +1696,18 @@ fn harness(m: &Model) -> String {
              memcpy(&x, buf, sizeof x);\n            t = {st}_rule_truth(&x, head[1]);\n            \
              v = {st}_violations(&x, head[1]);\n            \
              f = {st}_compiler_findings(&x, head[1]);\n            \
-             if ({st}_is_valid(&x, head[1]) != (v == 0)) return 4;\n            break;\n        }}\n",
+             u = {st}_undecided(&x, head[1]);\n            \
+             if ({st}_is_valid(&x, head[1]) != (v == 0)) return 4;\n            \
+             if ({st}_verdict(&x, head[1]) != (v ? DMASPEC_VERDICT_BROKEN : u ? \
+             DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS)) return 5;\n            \
+             break;\n        }}\n",
             cn = t.c_name
         );
     }
     src.push_str(
         "        default:\n            return 3;\n        }\n        \
-         printf(\"%016llx %016llx %016llx\\n\", (unsigned long long)t, (unsigned long long)v, \
-         (unsigned long long)f);\n    }\n    \
+         printf(\"%016llx %016llx %016llx %016llx\\n\", (unsigned long long)t, \
+         (unsigned long long)v, (unsigned long long)f, (unsigned long long)u);\n    }\n    \
          return 0;\n}\n",
     );
     src
@@ -1860,14 +1897,14 @@ fn rust_and_c_validators_agree() {
         let set = &m.rules.sets[s.set];
         let name = &m.ty(set.owner).name;
         let arch = *Arch::ALL.iter().find(|a| a.nc() == s.nc).unwrap();
-        let (rt, rv, rf) = rust_eval(name, &s.bytes, arch);
+        let (rt, rv, rf, ru) = rust_eval(name, &s.bytes, arch);
         let c: Vec<u64> = line
             .split(' ')
             .map(|x| u64::from_str_radix(x, 16).unwrap())
             .collect();
-        if [rt, rv, rf][..] != c[..] {
+        if [rt, rv, rf, ru][..] != c[..] {
             panic!(
-                "{name} on {}: Rust truth {rt:#x} violations {rv:#x} compiler findings {rf:#x}, C {c:#x?}\nbytes {:02x?}",
+                "{name} on {}: Rust truth {rt:#x} violations {rv:#x} compiler findings {rf:#x} undecided {ru:#x}, C {c:#x?}\nbytes {:02x?}",
                 arch.name(),
                 s.bytes
             );

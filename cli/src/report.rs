@@ -6,7 +6,7 @@ use std::fmt;
 
 use dmaspec::Arch;
 use dmaspec::runtime::meta::{LeafMeta, constant_mismatches};
-use dmaspec::runtime::rules::{RuleAuthority, RuleMeta, Violations};
+use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta, Verdict, Violations};
 use dmaspec::stream::{Decoded, WORD_SIZE};
 use serde_json::{Value as Json, json};
 
@@ -43,6 +43,68 @@ pub fn violations_json(v: &Violations) -> Json {
 /// there are none.
 pub fn compiler_findings_json(v: &Violations) -> Option<Json> {
     (v.compiler != 0).then(|| rules_json(v, v.compiler_findings()))
+}
+
+/// `decode --json`'s `undecided`: the alternatives the sources name without a body that
+/// leave a rule undecided, in the shape of its `violations` plus `failing`, the checks of
+/// the other alternatives that fail; None when nothing is undecided.
+pub fn undecided_json(v: &Violations) -> Option<Json> {
+    let Json::Array(mut list) = rules_json(v, v.undecided_by()) else {
+        unreachable!("rules_json makes an array")
+    };
+    for (o, r) in list.iter_mut().zip(v.undecided_by()) {
+        if let Json::Object(m) = o {
+            m.insert("failing".into(), json!(failing_alternatives(v, r)));
+        }
+    }
+    (!list.is_empty()).then_some(Json::Array(list))
+}
+
+/// The checks that fail in the other alternatives of the `Any` that `bodiless` is an
+/// alternative of: what only the bodiless alternative could excuse.
+pub fn failing_alternatives(v: &Violations, bodiless: &RuleMeta) -> Vec<&'static str> {
+    let fails = |i: usize| v.truth >> i & 1 == 0;
+    let mut out = Vec::new();
+    let mut todo: Vec<usize> = bodiless
+        .parent
+        .map(|p| v.rules[p].parts.iter().rev().copied().collect())
+        .unwrap_or_default();
+    while let Some(i) = todo.pop() {
+        let r = &v.rules[i];
+        if !fails(i) {
+            continue;
+        }
+        match r.kind {
+            RuleKind::Expr => out.push(r.id),
+            RuleKind::All | RuleKind::Any => todo.extend(r.parts.iter().rev()),
+            RuleKind::NotEnforced => {}
+        }
+    }
+    out
+}
+
+/// One line per bodiless alternative that leaves a rule undecided: `id: the rule holds
+/// only if it does (in …; the checked alternatives fail: …; source: …)`.
+pub fn undecided_text(v: &Violations, r: &RuleMeta) -> String {
+    let mut notes = Vec::new();
+    if let Some(c) = context(v, r) {
+        notes.push(format!("in {c}"));
+    }
+    let failing = failing_alternatives(v, r);
+    if !failing.is_empty() {
+        notes.push(format!(
+            "the checked alternatives fail: {}",
+            failing.join(", ")
+        ));
+    }
+    if !r.source.is_empty() {
+        notes.push(format!("source: {}", r.source));
+    }
+    format!(
+        "{}: undecided, the sources name this alternative without a body ({})",
+        r.id,
+        notes.join("; ")
+    )
 }
 
 fn rules_json<'v>(v: &'v Violations, rules: impl Iterator<Item = &'static RuleMeta> + 'v) -> Json {
@@ -96,23 +158,36 @@ pub fn violation_text(v: &Violations, r: &RuleMeta) -> String {
     format!("{}: {} ({})", r.id, r.message, notes.join("; "))
 }
 
-/// The lines `decode` prints under a word's table: its verdict (valid, or one `VIOLATION`
-/// per failed check and one `CONSTANT` per field that does not hold its constant), then one
-/// `COMPILER` line per compiler finding. The verdict counts only what was checked: a rule
-/// the sources name without a body, or one for other architectures, holds without a check.
+/// The lines `decode` prints under a word's table: its verdict (valid or undecided, or one
+/// `VIOLATION` per failed check and one `CONSTANT` per field that does not hold its
+/// constant), one `UNDECIDED` line per bodiless alternative a rule rests on, then one
+/// `COMPILER` line per compiler finding. The verdict counts only what was checked: a
+/// required rule the sources name without a body, or one for other architectures, holds
+/// without a check.
 pub fn table_lines(v: &Violations, arch: Arch, constants: &[String]) -> String {
     let mut out = String::new();
     if v.is_empty() && constants.is_empty() && !v.rules.is_empty() {
-        out = format!("  valid for {}: {}\n", arch.name(), tally(v, arch));
+        let verdict = match v.verdict() {
+            Verdict::Undecided => "undecided",
+            Verdict::Holds | Verdict::Broken => "valid",
+        };
+        out = format!("  {verdict} for {}: {}\n", arch.name(), tally(v, arch));
     }
     for c in constants {
         out.push_str(&format!("  CONSTANT {c}\n"));
     }
-    for (label, r) in failed(v)
-        .map(|r| ("VIOLATION", r))
-        .chain(v.compiler_findings().map(|r| ("COMPILER", r)))
-    {
-        out.push_str(&format!("  {label} {}\n", violation_text(v, r)));
+    let lines = failed(v)
+        .map(|r| ("VIOLATION", violation_text(v, r)))
+        .chain(
+            v.undecided_by()
+                .map(|r| ("UNDECIDED", undecided_text(v, r))),
+        )
+        .chain(
+            v.compiler_findings()
+                .map(|r| ("COMPILER", violation_text(v, r))),
+        );
+    for (label, text) in lines {
+        out.push_str(&format!("  {label} {text}\n"));
     }
     out
 }
@@ -121,9 +196,17 @@ pub fn table_lines(v: &Violations, arch: Arch, constants: &[String]) -> String {
 /// checked (all hold), the compiler rules checked, and those not checked.
 fn tally(v: &Violations, arch: Arch) -> String {
     let (mut header, mut compiler, mut unenforced, mut elsewhere) = (0, 0, 0, 0);
-    for r in v.rules.iter().filter(|r| r.parent.is_none()) {
+    let mut open = 0;
+    for (i, r) in v
+        .rules
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.parent.is_none())
+    {
         if !r.applies(arch.name()) {
             elsewhere += 1;
+        } else if v.undecided >> i & 1 == 1 {
+            open += 1;
         } else if !r.enforced {
             unenforced += 1;
         } else if r.authority == RuleAuthority::Compiler {
@@ -133,11 +216,15 @@ fn tally(v: &Violations, arch: Arch) -> String {
         }
     }
     let rules = |n: usize| if n == 1 { "rule" } else { "rules" };
-    let mut parts = vec![match header {
-        0 => "no header rule checks it".to_string(),
-        1 => "1 checked header rule holds".to_string(),
-        n => format!("{n} checked header rules hold"),
+    let mut parts = vec![match (header, open) {
+        (0, 0) => "no header rule checks it".to_string(),
+        (0, _) => "no checked header rule holds".to_string(),
+        (1, _) => "1 checked header rule holds".to_string(),
+        (n, _) => format!("{n} checked header rules hold"),
     }];
+    if open > 0 {
+        parts.push(format!("{open} header {} undecided", rules(open)));
+    }
     if compiler > 0 {
         let broken = v.compiler_findings().count();
         parts.push(match broken {
@@ -189,6 +276,21 @@ pub fn compiler_findings(d: &Decoded, arch: Arch) -> Vec<String> {
     let v = word.check(arch);
     v.compiler_findings()
         .map(|r| format!("{} {}", v.owner, violation_text(&v, r)))
+        .collect()
+}
+
+/// The bodiless alternatives that leave a rule of the word `d` undecided in `arch`, one
+/// line each (`OWNER id: …`); none for a word that is broken or did not decode.
+pub fn undecided(d: &Decoded, arch: Arch) -> Vec<String> {
+    let Decoded::Word { word, .. } = d else {
+        return Vec::new();
+    };
+    let v = word.check(arch);
+    if !v.is_empty() {
+        return Vec::new();
+    }
+    v.undecided_by()
+        .map(|r| format!("{} {}", v.owner, undecided_text(&v, r)))
         .collect()
 }
 
@@ -247,12 +349,13 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
 }
 
 /// One line of `validate`'s report: a fault of the word at `offset`, or (`warning`) a
-/// compiler rule it breaks.
+/// compiler rule it breaks or (`warning` and `undecided`) a rule it leaves undecided.
 #[derive(Debug, Clone)]
 pub struct Finding {
     pub index: usize,
     pub offset: usize,
     pub warning: bool,
+    pub undecided: bool,
     pub text: String,
 }
 
@@ -264,25 +367,40 @@ pub fn each_finding(
     mut f: impl FnMut(&[Finding]) -> Result<(), CliError>,
 ) -> Result<(), CliError> {
     each_word(words, arch, |index, offset, bytes, d| {
-        let found = |warning, text| Finding {
+        let found = |warning, undecided, text| Finding {
             index,
             offset,
             warning,
+            undecided,
             text,
         };
         let errors = faults(d, bytes, arch)
             .into_iter()
-            .map(|x| found(false, x.text));
+            .map(|x| found(false, false, x.text));
+        let open = undecided(d, arch).into_iter().map(|t| found(true, true, t));
         let warnings = compiler_findings(d, arch)
             .into_iter()
-            .map(|t| found(true, t));
-        f(&errors.chain(warnings).collect::<Vec<_>>())
+            .map(|t| found(true, false, t));
+        f(&errors.chain(open).chain(warnings).collect::<Vec<_>>())
     })
+}
+
+impl Finding {
+    /// `error` (the word is invalid), `undecided` or `warning` (a compiler finding).
+    pub fn severity(&self) -> &'static str {
+        match (self.warning, self.undecided) {
+            (_, true) => "undecided",
+            (true, false) => "warning",
+            (false, false) => "error",
+        }
+    }
 }
 
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let label = if self.warning { "warning: " } else { "" };
-        write!(f, "offset {} {label}{}", self.offset, self.text)
+        match self.severity() {
+            "error" => write!(f, "offset {} {}", self.offset, self.text),
+            label => write!(f, "offset {} {label}: {}", self.offset, self.text),
+        }
     }
 }

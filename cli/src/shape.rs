@@ -13,7 +13,7 @@ use dmaspec::stream::{Decoded, Leads, WORD_SIZE};
 use dmaspec::words::{WORDS, enumerators};
 use serde_json::{Map, Value as Json, json};
 
-use super::report::{FaultKind, compiler_findings_json, violations_json};
+use super::report::{FaultKind, compiler_findings_json, undecided_json, violations_json};
 use super::{CliError, hex_string};
 
 /// One decoded word, as the JSON shape has it.
@@ -90,9 +90,12 @@ pub fn insert_fields(
     }
 }
 
-/// `violations` and, when there are any, `compiler_findings`.
+/// `violations` and, when there are any, `undecided` and `compiler_findings`.
 pub fn insert_verdict(obj: &mut Map<String, Json>, checked: &Violations) {
     obj.insert("violations".into(), violations_json(checked));
+    if let Some(open) = undecided_json(checked).filter(|_| checked.is_empty()) {
+        obj.insert("undecided".into(), open);
+    }
     if let Some(found) = compiler_findings_json(checked) {
         obj.insert("compiler_findings".into(), found);
     }

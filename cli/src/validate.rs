@@ -45,18 +45,26 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let reader = input::open(args.input.as_deref())?;
     let words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut out = super::output::stdout();
-    let (mut total, mut invalid, mut flagged) = (0usize, 0usize, 0usize);
+    let (mut total, mut invalid, mut flagged, mut open) = (0usize, 0usize, 0usize, 0usize);
     let result = each_finding(words, args.arch, |found| {
         total += 1;
         for line in found {
             writeln!(out, "{}", fit_text(&line.to_string()))?;
         }
         invalid += usize::from(found.iter().any(|x| !x.warning));
-        flagged += usize::from(found.iter().any(|x| x.warning));
+        open += usize::from(found.iter().any(|x| x.undecided));
+        flagged += usize::from(found.iter().any(|x| x.warning && !x.undecided));
         Ok(())
     });
     out.flush()?;
     result?;
+    if open > 0 {
+        crate::message!(
+            "dmaspec: warning: {open} of {total} word{} undecided: a rule holds only through an \
+             alternative the sources name without a body",
+            if total == 1 { " is" } else { "s are" },
+        );
+    }
     if flagged > 0 {
         crate::message!(
             "dmaspec: warning: {flagged} of {total} word{} {} a compiler rule (words neuronx-cc \

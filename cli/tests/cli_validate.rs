@@ -41,7 +41,19 @@ fn validate_passes_valid_streams() {
         stdout(&out),
         stderr(&out)
     );
-    assert_eq!(stdout(&out), "");
+    // The golden 0xda uses its index fields (idx_num_active_channels != 0), which only the
+    // bodiless index_fields_valid could excuse (seed 004 §5.2): undecided, not invalid.
+    assert_eq!(
+        stdout(&out),
+        "offset 256 undecided: PSEUDO_DMA_EXT index_fields_valid: undecided, the sources name \
+         this alternative without a body (in is_valid_pseudo_dma_ext_fields; the checked \
+         alternatives fail: index_fields_unused; source: seed-004 §5.2)\n"
+    );
+    assert!(
+        stderr(&out).contains("1 of 5 words are undecided"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
@@ -121,14 +133,21 @@ fn validate_reads_hex_and_architectures() {
     let pair = [vector("pseudo_dma_direct2d.hex"), ext].concat();
     let v5 = dmaspec(&["validate", "--wide", "--arch", "maverick"], &pair);
     assert_eq!(v5.status.code(), Some(0));
+    // Its index fields are in use, which only a bodiless alternative could excuse: the
+    // undecided line comes first, then the warning.
+    let text = stdout(&v5);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
     assert!(
-        stdout(&v5).starts_with(
+        lines[0].starts_with("offset 64 undecided: PSEUDO_DMA_EXT index_fields_valid: "),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with(
             "offset 64 warning: PSEUDO_DMA_EXT core_v5_no_dge_compute_op: CoreV5 cannot support DGE with compute op yet (a compiler rule"
         ),
-        "{}",
-        stdout(&v5)
+        "{text}"
     );
-    assert_eq!(stdout(&v5).lines().count(), 1, "{}", stdout(&v5));
     assert_eq!(
         dmaspec(&["validate", "--wide", "--arch", "cayman"], &pair)
             .status

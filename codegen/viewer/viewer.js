@@ -129,8 +129,10 @@
   }
 
   // The verdict of `dmaspec validate` on one word (record): invalid when a rule is
-  // violated, a constant does not hold or the word does not decode; a broken compiler rule
-  // is a finding that never makes it invalid. `findings` are decode --json's, in its order.
+  // violated, a constant does not hold or the word does not decode; else undecided when a
+  // rule holds only through an alternative the sources give no body for; a broken compiler
+  // rule is a finding that never makes it invalid. `findings` are decode --json's, in its
+  // order.
   const verdicts = new WeakMap();
   function verdictOf(obj) {
     if (!verdicts.has(obj)) verdicts.set(obj, verdictFor(obj));
@@ -143,9 +145,13 @@
     const findings = (obj.violations || []).map((v) => ({ kind: "violation", id: v.rule, text: rule("VIOLATION")(v), fields: v.fields }))
       .concat((obj.constant_mismatches || []).map((c) => ({ kind: "constant", id: c.field, fields: [c.field],
         text: `CONSTANT ${c.field}: is 0x${c.found.toString(16)}, but the spec's constant is 0x${c.expected.toString(16)}` })))
+      .concat((obj.undecided || []).map((v) => ({ kind: "undecided", id: v.rule, fields: v.fields,
+        text: rule("UNDECIDED")(v) + ` — the sources name this alternative without a body; the checked alternatives fail: ${v.failing.join(", ")}` })))
       .concat((obj.compiler_findings || []).map((v) => ({ kind: "compiler", id: v.rule, fields: v.fields,
         text: rule("COMPILER")(v) + " — a compiler rule: neuronx-cc does not write such a word; valid all the same" })));
-    return { state: findings.some((f) => f.kind !== "compiler") ? "invalid" : "valid", findings };
+    const faults = findings.some((f) => f.kind !== "compiler" && f.kind !== "undecided");
+    const state = faults ? "invalid" : findings.some((f) => f.kind === "undecided") ? "undecided" : "valid";
+    return { state, findings };
   }
 
   function verdictBox(obj) {
@@ -155,6 +161,8 @@
     const head = {
       undecoded: `not decoded, so invalid for ${arch}`,
       invalid: `invalid for ${arch}`,
+      undecided: `undecided for ${arch}: nothing it breaks is known, but a rule holds only through an alternative the sources name without a body` +
+        (compiler ? `; it breaks ${compiler} compiler rule${compiler > 1 ? "s" : ""}` : ""),
       valid: `valid for ${arch}` + (compiler ? `, but it breaks ${compiler} compiler rule${compiler > 1 ? "s" : ""}` : "") +
         (obj.struct && !dict.ruleSets.has(obj.struct) ? " (no rule checks it)" : ""),
     }[v.state];
@@ -173,7 +181,8 @@
 
   // The class and title a leaf's box and row get from its findings.
   function marks(obj, path) {
-    const found = findingsAt(obj, path);
+    // An undecided rule marks no field: nothing it reads is known to be wrong.
+    const found = findingsAt(obj, path).filter((f) => f.kind !== "undecided");
     if (!found.length) return { cls: "", title: "" };
     const bad = found.some((f) => f.kind !== "compiler");
     return {

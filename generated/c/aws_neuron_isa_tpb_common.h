@@ -20,6 +20,13 @@
 #endif
 #endif
 
+/* The verdicts of the `_verdict` validators: every header rule holds, one is broken (the
+ * value is invalid), or one holds only through an alternative the sources name without
+ * a body (undecided). */
+#define DMASPEC_VERDICT_HOLDS 0
+#define DMASPEC_VERDICT_BROKEN 1
+#define DMASPEC_VERDICT_UNDECIDED 2
+
 /* NeuronCore generations: the `nc` argument of the validators, one per architecture
  * (spec/arch.toml). */
 /**
@@ -7361,9 +7368,32 @@ static inline uint64_t NEURON_ISA_TPB_TENSOR2D_compiler_findings(const NEURON_IS
     return NEURON_ISA_TPB_TENSOR2D_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_TENSOR2D breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_TENSOR2D breaks none of its header rules (an undecided value is valid:
+ * NEURON_ISA_TPB_TENSOR2D_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_TENSOR2D_is_valid(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
     return NEURON_ISA_TPB_TENSOR2D_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR2D, a header rule, is undecided: it holds only
+ * through an alternative the sources name without a body, and so does every composite rule above
+ * it.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR2D_undecided(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_TENSOR2D breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_TENSOR2D_verdict(const NEURON_ISA_TPB_TENSOR2D *i, unsigned nc) {
+    if (NEURON_ISA_TPB_TENSOR2D_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_TENSOR2D_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -7437,9 +7467,32 @@ static inline uint64_t NEURON_ISA_TPB_TENSOR3D_compiler_findings(const NEURON_IS
     return NEURON_ISA_TPB_TENSOR3D_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_TENSOR3D breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_TENSOR3D breaks none of its header rules (an undecided value is valid:
+ * NEURON_ISA_TPB_TENSOR3D_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_TENSOR3D_is_valid(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
     return NEURON_ISA_TPB_TENSOR3D_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR3D, a header rule, is undecided: it holds only
+ * through an alternative the sources name without a body, and so does every composite rule above
+ * it.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR3D_undecided(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_TENSOR3D breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_TENSOR3D_verdict(const NEURON_ISA_TPB_TENSOR3D *i, unsigned nc) {
+    if (NEURON_ISA_TPB_TENSOR3D_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_TENSOR3D_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -7514,9 +7567,32 @@ static inline uint64_t NEURON_ISA_TPB_TENSOR4D_compiler_findings(const NEURON_IS
     return NEURON_ISA_TPB_TENSOR4D_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_TENSOR4D breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_TENSOR4D breaks none of its header rules (an undecided value is valid:
+ * NEURON_ISA_TPB_TENSOR4D_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_TENSOR4D_is_valid(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
     return NEURON_ISA_TPB_TENSOR4D_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_TENSOR4D, a header rule, is undecided: it holds only
+ * through an alternative the sources name without a body, and so does every composite rule above
+ * it.
+ */
+static inline uint64_t NEURON_ISA_TPB_TENSOR4D_undecided(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_TENSOR4D breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_TENSOR4D_verdict(const NEURON_ISA_TPB_TENSOR4D *i, unsigned nc) {
+    if (NEURON_ISA_TPB_TENSOR4D_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_TENSOR4D_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -7620,9 +7696,32 @@ static inline uint64_t NEURON_ISA_TPB_MXMEM_PATTERN1D_compiler_findings(const NE
     return NEURON_ISA_TPB_MXMEM_PATTERN1D_broken(i, nc) & UINT64_C(0x3);
 }
 
-/** Whether NEURON_ISA_TPB_MXMEM_PATTERN1D breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_MXMEM_PATTERN1D breaks none of its header rules (an undecided value is
+ * valid: NEURON_ISA_TPB_MXMEM_PATTERN1D_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_MXMEM_PATTERN1D_is_valid(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
     return NEURON_ISA_TPB_MXMEM_PATTERN1D_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXMEM_PATTERN1D, a header rule, is undecided: it holds
+ * only through an alternative the sources name without a body, and so does every composite rule
+ * above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXMEM_PATTERN1D_undecided(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_MXMEM_PATTERN1D breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_MXMEM_PATTERN1D_verdict(const NEURON_ISA_TPB_MXMEM_PATTERN1D *i, unsigned nc) {
+    if (NEURON_ISA_TPB_MXMEM_PATTERN1D_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_MXMEM_PATTERN1D_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -7695,9 +7794,32 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT16B_compiler_findings(const NEURON
     return NEURON_ISA_TPB_INDIRECT16B_broken(i, nc) & UINT64_C(0x1);
 }
 
-/** Whether NEURON_ISA_TPB_INDIRECT16B breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_INDIRECT16B breaks none of its header rules (an undecided value is valid:
+ * NEURON_ISA_TPB_INDIRECT16B_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_INDIRECT16B_is_valid(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
     return NEURON_ISA_TPB_INDIRECT16B_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT16B, a header rule, is undecided: it holds only
+ * through an alternative the sources name without a body, and so does every composite rule above
+ * it.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT16B_undecided(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_INDIRECT16B breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_INDIRECT16B_verdict(const NEURON_ISA_TPB_INDIRECT16B *i, unsigned nc) {
+    if (NEURON_ISA_TPB_INDIRECT16B_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_INDIRECT16B_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -7769,9 +7891,32 @@ static inline uint64_t NEURON_ISA_TPB_INDIRECT20B_compiler_findings(const NEURON
     return NEURON_ISA_TPB_INDIRECT20B_broken(i, nc) & UINT64_C(0x1);
 }
 
-/** Whether NEURON_ISA_TPB_INDIRECT20B breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_INDIRECT20B breaks none of its header rules (an undecided value is valid:
+ * NEURON_ISA_TPB_INDIRECT20B_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_INDIRECT20B_is_valid(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
     return NEURON_ISA_TPB_INDIRECT20B_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_INDIRECT20B, a header rule, is undecided: it holds only
+ * through an alternative the sources name without a body, and so does every composite rule above
+ * it.
+ */
+static inline uint64_t NEURON_ISA_TPB_INDIRECT20B_undecided(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_INDIRECT20B breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_INDIRECT20B_verdict(const NEURON_ISA_TPB_INDIRECT20B *i, unsigned nc) {
+    if (NEURON_ISA_TPB_INDIRECT20B_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_INDIRECT20B_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -7868,9 +8013,32 @@ static inline uint64_t NEURON_ISA_TPB_MXINDIRECT16B_compiler_findings(const NEUR
     return NEURON_ISA_TPB_MXINDIRECT16B_broken(i, nc) & UINT64_C(0x3);
 }
 
-/** Whether NEURON_ISA_TPB_MXINDIRECT16B breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_MXINDIRECT16B breaks none of its header rules (an undecided value is
+ * valid: NEURON_ISA_TPB_MXINDIRECT16B_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_MXINDIRECT16B_is_valid(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
     return NEURON_ISA_TPB_MXINDIRECT16B_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_MXINDIRECT16B, a header rule, is undecided: it holds only
+ * through an alternative the sources name without a body, and so does every composite rule above
+ * it.
+ */
+static inline uint64_t NEURON_ISA_TPB_MXINDIRECT16B_undecided(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_MXINDIRECT16B breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_MXINDIRECT16B_verdict(const NEURON_ISA_TPB_MXINDIRECT16B *i, unsigned nc) {
+    if (NEURON_ISA_TPB_MXINDIRECT16B_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_MXINDIRECT16B_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -8091,9 +8259,31 @@ static inline uint64_t NEURON_ISA_TPB_ADDR4_compiler_findings(const NEURON_ISA_T
     return NEURON_ISA_TPB_ADDR4_broken(i, nc) & UINT64_C(0x3f);
 }
 
-/** Whether NEURON_ISA_TPB_ADDR4 breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_ADDR4 breaks none of its header rules (an undecided value is valid:
+ * NEURON_ISA_TPB_ADDR4_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_ADDR4_is_valid(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
     return NEURON_ISA_TPB_ADDR4_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_ADDR4, a header rule, is undecided: it holds only through
+ * an alternative the sources name without a body, and so does every composite rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_ADDR4_undecided(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_ADDR4 breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_ADDR4_verdict(const NEURON_ISA_TPB_ADDR4 *i, unsigned nc) {
+    if (NEURON_ISA_TPB_ADDR4_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_ADDR4_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -8163,9 +8353,32 @@ static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_compiler_findings(const NEURON
     return NEURON_ISA_TPB_DMA_CONFIGS_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_DMA_CONFIGS breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_DMA_CONFIGS breaks none of its header rules (an undecided value is valid:
+ * NEURON_ISA_TPB_DMA_CONFIGS_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_DMA_CONFIGS_is_valid(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_CONFIGS_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_CONFIGS, a header rule, is undecided: it holds only
+ * through an alternative the sources name without a body, and so does every composite rule above
+ * it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_CONFIGS_undecided(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_DMA_CONFIGS breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_DMA_CONFIGS_verdict(const NEURON_ISA_TPB_DMA_CONFIGS *i, unsigned nc) {
+    if (NEURON_ISA_TPB_DMA_CONFIGS_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_DMA_CONFIGS_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -8307,9 +8520,32 @@ static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_compiler_findings(const NE
     return NEURON_ISA_TPB_BOUND_CHECK_REG_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_BOUND_CHECK_REG breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_BOUND_CHECK_REG breaks none of its header rules (an undecided value is
+ * valid: NEURON_ISA_TPB_BOUND_CHECK_REG_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_BOUND_CHECK_REG_is_valid(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
     return NEURON_ISA_TPB_BOUND_CHECK_REG_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_BOUND_CHECK_REG, a header rule, is undecided: it holds
+ * only through an alternative the sources name without a body, and so does every composite rule
+ * above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_BOUND_CHECK_REG_undecided(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_BOUND_CHECK_REG breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_BOUND_CHECK_REG_verdict(const NEURON_ISA_TPB_BOUND_CHECK_REG *i, unsigned nc) {
+    if (NEURON_ISA_TPB_BOUND_CHECK_REG_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_BOUND_CHECK_REG_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop
@@ -8382,9 +8618,32 @@ static inline uint64_t NEURON_ISA_TPB_EXT_COMPLETION_INFO_compiler_findings(cons
     return NEURON_ISA_TPB_EXT_COMPLETION_INFO_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_EXT_COMPLETION_INFO breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_EXT_COMPLETION_INFO breaks none of its header rules (an undecided value is
+ * valid: NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_EXT_COMPLETION_INFO_is_valid(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
     return NEURON_ISA_TPB_EXT_COMPLETION_INFO_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_EXT_COMPLETION_INFO, a header rule, is undecided: it
+ * holds only through an alternative the sources name without a body, and so does every composite
+ * rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_EXT_COMPLETION_INFO_undecided(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_EXT_COMPLETION_INFO breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TPB_EXT_COMPLETION_INFO *i, unsigned nc) {
+    if (NEURON_ISA_TPB_EXT_COMPLETION_INFO_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_EXT_COMPLETION_INFO_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -530,9 +530,106 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_compiler_findings(const NEURO
     return NEURON_ISA_TPB_DMA_DIRECT2D_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT breaks none of its header rules (an undecided value is
+ * valid: NEURON_ISA_TPB_DMA_DIRECT2D_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_DIRECT2D_violations(i, nc) == 0;
+}
+
+/**
+ * NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth() with the alternatives the sources name without a body
+ * taken not to hold.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth_known(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)i;
+    (void)nc;
+    bool r2 = NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_header(i);
+    if (r2) t |= UINT64_C(1) << 2;
+    bool r3 = NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_neuron_events(i);
+    if (r3) t |= UINT64_C(1) << 3;
+    bool r4 = NEURON_ISA_TPB_DMA_DIRECT2D_header_opcode_is_dmamemcpy(i);
+    if (r4) t |= UINT64_C(1) << 4;
+    bool r5 = NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_src(i);
+    if (r5) t |= UINT64_C(1) << 5;
+    bool r6 = NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_addr8_dst(i);
+    if (r6) t |= UINT64_C(1) << 6;
+    bool r7 = NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_src(i);
+    if (r7) t |= UINT64_C(1) << 7;
+    bool r8 = NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_shape_reg_dst(i);
+    if (r8) t |= UINT64_C(1) << 8;
+    bool r9 = NEURON_ISA_TPB_DMA_DIRECT2D_zero_num_step_elem_shape_reg_mode(i);
+    if (r9) t |= UINT64_C(1) << 9;
+    bool r10 = NEURON_ISA_TPB_DMA_DIRECT2D_are_valid_memcpy_dtypes(i);
+    if (r10) t |= UINT64_C(1) << 10;
+    bool r11 = NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_src(i);
+    if (r11) t |= UINT64_C(1) << 11;
+    bool r12 = NEURON_ISA_TPB_DMA_DIRECT2D_has_valid_bound_check_reg_dst(i);
+    if (r12) t |= UINT64_C(1) << 12;
+    bool r13 = NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dge_compute_op(i);
+    if (r13) t |= UINT64_C(1) << 13;
+    bool r14 = NEURON_ISA_TPB_DMA_DIRECT2D_is_valid_dma_configs(i);
+    if (r14) t |= UINT64_C(1) << 14;
+    bool r1 = (r2 && r3 && r4 && r5 && r6 && r7 && r8 && r9 && r10 && r11 && r12 && r13 && r14);
+    if (r1) t |= UINT64_C(1) << 1;
+    bool r17 = NEURON_ISA_TPB_DMA_DIRECT2D_compute_op_is_none(i);
+    if (r17) t |= UINT64_C(1) << 17;
+    bool r18 = NEURON_ISA_TPB_DMA_DIRECT2D_in_dtype_equals_out_dtype(i);
+    if (r18) t |= UINT64_C(1) << 18;
+    bool r19 = NEURON_ISA_TPB_DMA_DIRECT2D_byte_counts_match(i);
+    if (r19) t |= UINT64_C(1) << 19;
+    bool r16 = (r17 && r18 && r19);
+    if (r16) t |= UINT64_C(1) << 16;
+    bool r20 = false;
+    if (r20) t |= UINT64_C(1) << 20;
+    bool r15 = (r16 || r20);
+    if (r15) t |= UINT64_C(1) << 15;
+    bool r0 = (r1 && r15);
+    if (r0) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT, a header rule, is undecided: it
+ * holds only through an alternative the sources name without a body, and so does every composite
+ * rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_undecided(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    uint64_t open = NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth(i, nc) & ~NEURON_ISA_TPB_DMA_DIRECT2D_rule_truth_known(i, nc);
+    uint64_t v = 0;
+    if ((open >> 0) & 1u) v |= UINT64_C(1) << 0;
+    if (((open >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (((open >> 2) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 2;
+    if (((open >> 3) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 3;
+    if (((open >> 4) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 4;
+    if (((open >> 5) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 5;
+    if (((open >> 6) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 6;
+    if (((open >> 7) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 7;
+    if (((open >> 8) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 8;
+    if (((open >> 9) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 9;
+    if (((open >> 10) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 10;
+    if (((open >> 11) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 11;
+    if (((open >> 12) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 12;
+    if (((open >> 13) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 13;
+    if (((open >> 14) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 14;
+    if (((open >> 15) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 15;
+    if (((open >> 16) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 16;
+    if (((open >> 17) & 1u) && ((v >> 16) & 1u)) v |= UINT64_C(1) << 17;
+    if (((open >> 18) & 1u) && ((v >> 16) & 1u)) v |= UINT64_C(1) << 18;
+    if (((open >> 19) & 1u) && ((v >> 16) & 1u)) v |= UINT64_C(1) << 19;
+    if (((open >> 20) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 20;
+    return v & UINT64_C(0x1fffff);
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_DMA_DIRECT2D_verdict(const NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT *i, unsigned nc) {
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_DMA_DIRECT2D_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

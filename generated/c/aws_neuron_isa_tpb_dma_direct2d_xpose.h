@@ -313,9 +313,32 @@ static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_compiler_findings(const
     return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT breaks none of its header rules (an undecided
+ * value is valid: NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_is_valid(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT, a header rule, is undecided:
+ * it holds only through an alternative the sources name without a body, and so does every composite
+ * rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_undecided(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_verdict(const NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_STRUCT *i, unsigned nc) {
+    if (NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_DMA_DIRECT2D_XPOSE_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -202,9 +202,32 @@ static inline uint64_t NEURON_ISA_TPB_DMA_IMMEDIATE_compiler_findings(const NEUR
     return NEURON_ISA_TPB_DMA_IMMEDIATE_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT breaks none of its header rules (an undecided value
+ * is valid: NEURON_ISA_TPB_DMA_IMMEDIATE_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_DMA_IMMEDIATE_is_valid(const NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_IMMEDIATE_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT, a header rule, is undecided: it
+ * holds only through an alternative the sources name without a body, and so does every composite
+ * rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_IMMEDIATE_undecided(const NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_DMA_IMMEDIATE_verdict(const NEURON_ISA_TPB_DMA_IMMEDIATE_STRUCT *i, unsigned nc) {
+    if (NEURON_ISA_TPB_DMA_IMMEDIATE_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_DMA_IMMEDIATE_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

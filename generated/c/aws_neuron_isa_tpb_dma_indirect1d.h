@@ -831,9 +831,151 @@ static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_compiler_findings(const NEU
     return NEURON_ISA_TPB_DMA_INDIRECT1D_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT breaks none of its header rules (an undecided value
+ * is valid: NEURON_ISA_TPB_DMA_INDIRECT1D_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_DMA_INDIRECT1D_violations(i, nc) == 0;
+}
+
+/**
+ * NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth() with the alternatives the sources name without a body
+ * taken not to hold.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth_known(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)i;
+    (void)nc;
+    bool r1 = NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_src(i);
+    if (r1) t |= UINT64_C(1) << 1;
+    bool r2 = NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_addr8_dst(i);
+    if (r2) t |= UINT64_C(1) << 2;
+    bool r3 = NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_src(i);
+    if (r3) t |= UINT64_C(1) << 3;
+    bool r4 = NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_shape_reg_dst(i);
+    if (r4) t |= UINT64_C(1) << 4;
+    bool r5 = NEURON_ISA_TPB_DMA_INDIRECT1D_zero_num_elem_shape_reg_mode(i);
+    if (r5) t |= UINT64_C(1) << 5;
+    bool r6 = NEURON_ISA_TPB_DMA_INDIRECT1D_check_dma_indirect_indices(i);
+    if (r6) t |= UINT64_C(1) << 6;
+    bool r7 = NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_idx_start_addr(i);
+    if (r7) t |= UINT64_C(1) << 7;
+    bool r8 = NEURON_ISA_TPB_DMA_INDIRECT1D_are_valid_memcpy_dtypes(i);
+    if (r8) t |= UINT64_C(1) << 8;
+    bool r10 = NEURON_ISA_TPB_DMA_INDIRECT1D_is_memcopy_without_cce(i);
+    if (r10) t |= UINT64_C(1) << 10;
+    bool r11 = false;
+    if (r11) t |= UINT64_C(1) << 11;
+    bool r9 = (r10 || r11);
+    if (r9) t |= UINT64_C(1) << 9;
+    bool r13 = NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_src(i);
+    if (r13) t |= UINT64_C(1) << 13;
+    bool r14 = NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_src(i);
+    if (r14) t |= UINT64_C(1) << 14;
+    bool r12 = (r13 && r14);
+    if (r12) t |= UINT64_C(1) << 12;
+    bool r16 = NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_idx_bound_check_reg_no_flags_dst(i);
+    if (r16) t |= UINT64_C(1) << 16;
+    bool r17 = NEURON_ISA_TPB_DMA_INDIRECT1D_idx_bound_error_or_notif_dst(i);
+    if (r17) t |= UINT64_C(1) << 17;
+    bool r15 = (r16 && r17);
+    if (r15) t |= UINT64_C(1) << 15;
+    bool r18 = NEURON_ISA_TPB_DMA_INDIRECT1D_has_valid_indirect_dim_by_mode(i);
+    if (r18) t |= UINT64_C(1) << 18;
+    bool r19 = NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_valid_index_count(i);
+    if (r19) t |= UINT64_C(1) << 19;
+    bool r22 = NEURON_ISA_TPB_DMA_INDIRECT1D_src_idx_leg_inactive(i);
+    if (r22) t |= UINT64_C(1) << 22;
+    bool r23 = NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_src(i);
+    if (r23) t |= UINT64_C(1) << 23;
+    bool r25 = NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_src(i);
+    if (r25) t |= UINT64_C(1) << 25;
+    bool r26 = NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_src(i);
+    if (r26) t |= UINT64_C(1) << 26;
+    bool r24 = (r25 && r26);
+    if (r24) t |= UINT64_C(1) << 24;
+    bool r21 = (r22 || r23 || r24);
+    if (r21) t |= UINT64_C(1) << 21;
+    bool r28 = NEURON_ISA_TPB_DMA_INDIRECT1D_dst_idx_leg_inactive(i);
+    if (r28) t |= UINT64_C(1) << 28;
+    bool r29 = NEURON_ISA_TPB_DMA_INDIRECT1D_addr_from_register_dst(i);
+    if (r29) t |= UINT64_C(1) << 29;
+    bool r31 = NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_sbuf_dst(i);
+    if (r31) t |= UINT64_C(1) << 31;
+    bool r32 = NEURON_ISA_TPB_DMA_INDIRECT1D_addr_in_partition_0_dst(i);
+    if (r32) t |= UINT64_C(1) << 32;
+    bool r30 = (r31 && r32);
+    if (r30) t |= UINT64_C(1) << 30;
+    bool r27 = (r28 || r29 || r30);
+    if (r27) t |= UINT64_C(1) << 27;
+    bool r20 = (r21 && r27);
+    if (r20) t |= UINT64_C(1) << 20;
+    bool r33 = NEURON_ISA_TPB_DMA_INDIRECT1D_has_dma_indirect_check_reserved_zero(i);
+    if (r33) t |= UINT64_C(1) << 33;
+    bool r34 = NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dma_configs(i);
+    if (r34) t |= UINT64_C(1) << 34;
+    bool r35 = NEURON_ISA_TPB_DMA_INDIRECT1D_is_valid_dge_compute_op(i);
+    if (r35) t |= UINT64_C(1) << 35;
+    bool r0 = (r1 && r2 && r3 && r4 && r5 && r6 && r7 && r8 && r9 && r12 && r15 && r18 && r19 && r20 && r33 && r34 && r35);
+    if (r0) t |= UINT64_C(1) << 0;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT, a header rule, is undecided: it
+ * holds only through an alternative the sources name without a body, and so does every composite
+ * rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_DMA_INDIRECT1D_undecided(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    uint64_t open = NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth(i, nc) & ~NEURON_ISA_TPB_DMA_INDIRECT1D_rule_truth_known(i, nc);
+    uint64_t v = 0;
+    if ((open >> 0) & 1u) v |= UINT64_C(1) << 0;
+    if (((open >> 1) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 1;
+    if (((open >> 2) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 2;
+    if (((open >> 3) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 3;
+    if (((open >> 4) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 4;
+    if (((open >> 5) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 5;
+    if (((open >> 6) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 6;
+    if (((open >> 7) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 7;
+    if (((open >> 8) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 8;
+    if (((open >> 9) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 9;
+    if (((open >> 10) & 1u) && ((v >> 9) & 1u)) v |= UINT64_C(1) << 10;
+    if (((open >> 11) & 1u) && ((v >> 9) & 1u)) v |= UINT64_C(1) << 11;
+    if (((open >> 12) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 12;
+    if (((open >> 13) & 1u) && ((v >> 12) & 1u)) v |= UINT64_C(1) << 13;
+    if (((open >> 14) & 1u) && ((v >> 12) & 1u)) v |= UINT64_C(1) << 14;
+    if (((open >> 15) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 15;
+    if (((open >> 16) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 16;
+    if (((open >> 17) & 1u) && ((v >> 15) & 1u)) v |= UINT64_C(1) << 17;
+    if (((open >> 18) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 18;
+    if (((open >> 19) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 19;
+    if (((open >> 20) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 20;
+    if (((open >> 21) & 1u) && ((v >> 20) & 1u)) v |= UINT64_C(1) << 21;
+    if (((open >> 22) & 1u) && ((v >> 21) & 1u)) v |= UINT64_C(1) << 22;
+    if (((open >> 23) & 1u) && ((v >> 21) & 1u)) v |= UINT64_C(1) << 23;
+    if (((open >> 24) & 1u) && ((v >> 21) & 1u)) v |= UINT64_C(1) << 24;
+    if (((open >> 25) & 1u) && ((v >> 24) & 1u)) v |= UINT64_C(1) << 25;
+    if (((open >> 26) & 1u) && ((v >> 24) & 1u)) v |= UINT64_C(1) << 26;
+    if (((open >> 27) & 1u) && ((v >> 20) & 1u)) v |= UINT64_C(1) << 27;
+    if (((open >> 28) & 1u) && ((v >> 27) & 1u)) v |= UINT64_C(1) << 28;
+    if (((open >> 29) & 1u) && ((v >> 27) & 1u)) v |= UINT64_C(1) << 29;
+    if (((open >> 30) & 1u) && ((v >> 27) & 1u)) v |= UINT64_C(1) << 30;
+    if (((open >> 31) & 1u) && ((v >> 30) & 1u)) v |= UINT64_C(1) << 31;
+    if (((open >> 32) & 1u) && ((v >> 30) & 1u)) v |= UINT64_C(1) << 32;
+    if (((open >> 33) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 33;
+    if (((open >> 34) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 34;
+    if (((open >> 35) & 1u) && ((v >> 0) & 1u)) v |= UINT64_C(1) << 35;
+    return v & UINT64_C(0xfffffffff);
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_DMA_INDIRECT1D_verdict(const NEURON_ISA_TPB_DMA_INDIRECT1D_STRUCT *i, unsigned nc) {
+    if (NEURON_ISA_TPB_DMA_INDIRECT1D_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_DMA_INDIRECT1D_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

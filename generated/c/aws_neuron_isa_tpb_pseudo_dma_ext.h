@@ -292,9 +292,61 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_compiler_findings(const NEU
     return NEURON_ISA_TPB_PSEUDO_DMA_EXT_broken(i, nc) & UINT64_C(0x30);
 }
 
-/** Whether NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT breaks none of its header rules. */
+/**
+ * Whether NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT breaks none of its header rules (an undecided value
+ * is valid: NEURON_ISA_TPB_PSEUDO_DMA_EXT_verdict() tells it apart).
+ */
 static inline bool NEURON_ISA_TPB_PSEUDO_DMA_EXT_is_valid(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
     return NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(i, nc) == 0;
+}
+
+/**
+ * NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth() with the alternatives the sources name without a body
+ * taken not to hold.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth_known(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)i;
+    (void)nc;
+    bool r0 = NEURON_ISA_TPB_PSEUDO_DMA_EXT_has_valid_xpose_tile_size(i);
+    if (r0) t |= UINT64_C(1) << 0;
+    bool r2 = NEURON_ISA_TPB_PSEUDO_DMA_EXT_index_fields_unused(i);
+    if (r2) t |= UINT64_C(1) << 2;
+    bool r3 = false;
+    if (r3) t |= UINT64_C(1) << 3;
+    bool r1 = (r2 || r3);
+    if (r1) t |= UINT64_C(1) << 1;
+    bool r4 = NEURON_ISA_TPB_PSEUDO_DMA_EXT_compute_op_none_or_add(i);
+    if (r4) t |= UINT64_C(1) << 4;
+    bool r5 = NEURON_ISA_TPB_PSEUDO_DMA_EXT_core_v5_no_dge_compute_op(i, nc);
+    if (r5) t |= UINT64_C(1) << 5;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT, a header rule, is undecided: it
+ * holds only through an alternative the sources name without a body, and so does every composite
+ * rule above it.
+ */
+static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_EXT_undecided(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    uint64_t open = NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth(i, nc) & ~NEURON_ISA_TPB_PSEUDO_DMA_EXT_rule_truth_known(i, nc);
+    uint64_t v = 0;
+    if ((open >> 0) & 1u) v |= UINT64_C(1) << 0;
+    if ((open >> 1) & 1u) v |= UINT64_C(1) << 1;
+    if (((open >> 2) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 2;
+    if (((open >> 3) & 1u) && ((v >> 1) & 1u)) v |= UINT64_C(1) << 3;
+    if ((open >> 4) & 1u) v |= UINT64_C(1) << 4;
+    if ((open >> 5) & 1u) v |= UINT64_C(1) << 5;
+    return v & UINT64_C(0xf);
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT breaks a header rule, else
+ * DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int NEURON_ISA_TPB_PSEUDO_DMA_EXT_verdict(const NEURON_ISA_TPB_PSEUDO_DMA_EXT_STRUCT *i, unsigned nc) {
+    if (NEURON_ISA_TPB_PSEUDO_DMA_EXT_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return NEURON_ISA_TPB_PSEUDO_DMA_EXT_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

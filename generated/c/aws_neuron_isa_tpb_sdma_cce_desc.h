@@ -127,9 +127,31 @@ static inline uint64_t SDMA_CCE_DESC_compiler_findings(const SDMA_CCE_DESC *i, u
     return SDMA_CCE_DESC_broken(i, nc) & UINT64_C(0x0);
 }
 
-/** Whether SDMA_CCE_DESC breaks none of its header rules. */
+/**
+ * Whether SDMA_CCE_DESC breaks none of its header rules (an undecided value is valid:
+ * SDMA_CCE_DESC_verdict() tells it apart).
+ */
 static inline bool SDMA_CCE_DESC_is_valid(const SDMA_CCE_DESC *i, unsigned nc) {
     return SDMA_CCE_DESC_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of SDMA_CCE_DESC, a header rule, is undecided: it holds only through an
+ * alternative the sources name without a body, and so does every composite rule above it.
+ */
+static inline uint64_t SDMA_CCE_DESC_undecided(const SDMA_CCE_DESC *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when SDMA_CCE_DESC breaks a header rule, else DMASPEC_VERDICT_UNDECIDED
+ * when one is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int SDMA_CCE_DESC_verdict(const SDMA_CCE_DESC *i, unsigned nc) {
+    if (SDMA_CCE_DESC_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return SDMA_CCE_DESC_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
 }
 #if defined(__GNUC__)
 #pragma GCC diagnostic pop

@@ -271,22 +271,24 @@ def validate(
 ) -> list[dict[str, Any]]:
     """Check every word (record) against the spec's validity rules: one dict per finding,
     ``{"index", "offset", "severity", "message"}``, where ``severity`` is ``"error"`` (the
-    word is invalid) or ``"warning"`` (it breaks a compiler rule: valid, but not what
-    neuronx-cc writes). ``validate``'s lines are ``offset {offset} {message}`` and
-    ``offset {offset} warning: {message}``. An empty list: every word is valid.
+    word is invalid), ``"undecided"`` (a rule holds only through an alternative the sources
+    name without a body: not known to be invalid) or ``"warning"`` (it breaks a compiler
+    rule: valid, but not what neuronx-cc writes). ``validate``'s lines are ``offset
+    {offset} {message}`` and ``offset {offset} {severity}: {message}``. An empty list:
+    every word holds.
     """
     return [
         {
             "index": index,
             "offset": offset,
-            "severity": "warning" if warning else "error",
+            "severity": severity,
             "message": text,
         }
-        for index, offset, warning, text in _validate(data, arch, hex, struct)
+        for index, offset, severity, text in _validate(data, arch, hex, struct)
     ]
 
 
-def _validate(data: Data, arch: Arch, hex: bool | None, struct: str | None) -> list[tuple[int, int, bool, str]]:
+def _validate(data: Data, arch: Arch, hex: bool | None, struct: str | None) -> list[tuple[int, int, str, str]]:
     with _path_hint(data):
         return _native.validate(_data(data, hex), _arch(arch), struct)
 

@@ -82,7 +82,8 @@ mod _native {
         })
     }
 
-    /// `validate`'s findings: `(index, offset, warning, text)`, in stream order.
+    /// `validate`'s findings: `(index, offset, severity, text)`, in stream order; the
+    /// severity is `error`, `undecided` or `warning`.
     #[pyfunction]
     #[pyo3(signature = (data, arch_name, record=None))]
     fn validate<'py>(
@@ -98,14 +99,14 @@ mod _native {
             None => report::each_finding(words, arch, |f| {
                 found.extend(
                     f.iter()
-                        .map(|x| (x.index, x.offset, x.warning, x.text.clone())),
+                        .map(|x| (x.index, x.offset, x.severity(), x.text.clone())),
                 );
                 Ok(())
             }),
             Some(name) => records::find(name).and_then(|meta| {
                 records::each_record(words, meta, |index, offset, buf| {
                     let faults = records::faults(meta, buf, arch);
-                    found.extend(faults.into_iter().map(|(_, t)| (index, offset, false, t)));
+                    found.extend(faults.into_iter().map(|(_, t)| (index, offset, "error", t)));
                     Ok(())
                 })
             }),

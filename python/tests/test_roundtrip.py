@@ -29,9 +29,9 @@ def validate_lines(problems):
     out = []
     for p in problems:
         assert set(p) == {"index", "offset", "severity", "message"}, p
-        assert p["severity"] in ("error", "warning"), p
-        warn = "warning: " if p["severity"] == "warning" else ""
-        out.append(f"offset {p['offset']} {warn}{p['message']}")
+        assert p["severity"] in ("error", "undecided", "warning"), p
+        label = "" if p["severity"] == "error" else p["severity"] + ": "
+        out.append(f"offset {p['offset']} {label}{p['message']}")
     return out
 
 

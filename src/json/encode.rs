@@ -32,6 +32,7 @@ const DERIVED_KEYS: &[&str] = &[
     "joined",
     "constant_mismatches",
     "violations",
+    "undecided",
     // What the spec says of each leaf shown, not of these bytes.
     "confidence",
     "compiler_findings",

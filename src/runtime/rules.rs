@@ -6,7 +6,14 @@
 //! above it holds either, so a failing alternative of an `any` that another alternative
 //! satisfies is not reported. Only a broken rule of [`RuleAuthority::Header`] is a
 //! violation, which makes the value invalid; a broken [`RuleAuthority::Compiler`] rule is a
-//! compiler finding (`Violations::compiler`). Everything here is `no_std` and allocation-free.
+//! compiler finding (`Violations::compiler`).
+//!
+//! A predicate the sources name without a body checks nothing. As a requirement (a rule
+//! of its own, or a part of an `All`) it is not checked and the value is judged on the
+//! rest; as an alternative of an `Any` it cannot excuse the failure of the checked
+//! alternatives: a rule that holds only through such an alternative is *undecided*
+//! ([`Verdict::Undecided`]), neither broken nor known to hold. Everything here is
+//! `no_std` and allocation-free.
 
 use core::fmt;
 
@@ -21,7 +28,7 @@ pub enum RuleKind {
     All,
     /// Holds when some part holds.
     Any,
-    /// Named by the sources without a body: always holds.
+    /// Named by the sources without a body: never broken, never known to hold.
     NotEnforced,
 }
 
@@ -179,18 +186,45 @@ impl RuleMeta {
     }
 }
 
-/// The violated rules of one struct value (empty means valid), and its compiler findings.
+/// What the rules say of one value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every header rule that applies holds.
+    Holds,
+    /// A header rule is violated: the value is invalid.
+    Broken,
+    /// Nothing is violated, but a header rule holds only if an alternative the sources
+    /// name without a body does ([`Violations::undecided_by`] names it).
+    Undecided,
+}
+
+impl Verdict {
+    /// `holds`, `broken` or `undecided`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Verdict::Holds => "holds",
+            Verdict::Broken => "broken",
+            Verdict::Undecided => "undecided",
+        }
+    }
+}
+
+/// The violated rules of one struct value (empty means valid), its compiler findings and
+/// the rules left undecided.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Violations {
     /// The struct's spec name.
     pub owner: &'static str,
     pub rules: &'static [RuleMeta],
-    /// Bit `i` set: rule `i` holds.
+    /// Bit `i` set: rule `i` holds, or is undecided.
     pub truth: u64,
     /// Bit `i` set: rule `i`, a header rule, is violated.
     pub mask: u64,
     /// Bit `i` set: rule `i`, a compiler rule, is broken: a word neuronx-cc would not write.
     pub compiler: u64,
+    /// Bit `i` set: rule `i`, a header rule, is undecided and so is every composite above
+    /// it (a part of a composite that holds anyway is not listed).
+    pub undecided: u64,
 }
 
 /// Where each rule of one list sits in its tree, as bit masks (bit `i` is `RULES[i]`), so
@@ -205,6 +239,8 @@ pub struct RuleTree {
     header: u64,
     /// The composites with at least one part.
     composites: u64,
+    /// The alternatives of an `Any` that the sources name without a body.
+    bodiless_alternatives: u64,
     /// `parts[p]`: the parts of rule `p`.
     parts: [u64; 64],
 }
@@ -216,6 +252,7 @@ impl RuleTree {
             roots: 0,
             header: 0,
             composites: 0,
+            bodiless_alternatives: 0,
             parts: [0; 64],
         };
         let mut i = 0;
@@ -224,6 +261,12 @@ impl RuleTree {
             t.all |= bit;
             if matches!(rules[i].authority, RuleAuthority::Header) {
                 t.header |= bit;
+            }
+            if let (RuleKind::NotEnforced, Some(p)) = (rules[i].kind, rules[i].parent)
+                && p < rules.len()
+                && matches!(rules[p].kind, RuleKind::Any)
+            {
+                t.bodiless_alternatives |= bit;
             }
             match rules[i].parent {
                 Some(p) if p < 64 => {
@@ -237,45 +280,78 @@ impl RuleTree {
         t
     }
 
-    /// The broken rules whose composites are all broken too: a part that fails inside a
-    /// composite that holds (an `Any` with another alternative) is not reported.
-    fn broken(&self, truth: u64) -> u64 {
-        let open = !truth & self.all;
-        let mut broken = open & self.roots;
-        let mut todo = broken & self.composites;
+    /// Whether an alternative of an `Any` is named without a body: only then can a rule
+    /// be undecided.
+    pub const fn has_bodiless_alternative(&self) -> bool {
+        self.bodiless_alternatives != 0
+    }
+
+    /// The rules of `open` whose composites are all in `open` too, from the roots down: a
+    /// part that fails inside a composite that holds (an `Any` with another alternative)
+    /// is not reported.
+    fn reach(&self, open: u64) -> u64 {
+        let mut found = open & self.roots;
+        let mut todo = found & self.composites;
         while todo != 0 {
             let p = todo.trailing_zeros() as usize;
             todo &= todo - 1;
-            let new = self.parts[p] & open & !broken;
-            broken |= new;
+            let new = self.parts[p] & open & !found;
+            found |= new;
             todo |= new & self.composites;
         }
-        broken
+        found
     }
 }
 
 impl Violations {
-    /// Decides the violations and compiler findings from the truth bits.
+    /// Decides the violations and compiler findings from the truth bits, with nothing
+    /// undecided.
     pub fn from_truth(owner: &'static str, rules: &'static [RuleMeta], truth: u64) -> Self {
-        Self::decide(owner, rules, &RuleTree::of(rules), truth)
+        Self::decide(owner, rules, &RuleTree::of(rules), truth, truth)
     }
 
-    /// [`from_truth`](Self::from_truth) with the rules' tree already computed.
+    /// [`from_truth`](Self::from_truth) with the rules' tree already computed. `truth`
+    /// takes every bodiless predicate to hold, `known` takes no bodiless alternative of an
+    /// `Any` to: a rule set in `truth` but not in `known` is undecided.
     #[inline]
     pub fn decide(
         owner: &'static str,
         rules: &'static [RuleMeta],
         tree: &RuleTree,
         truth: u64,
+        known: u64,
     ) -> Self {
-        let broken = tree.broken(truth);
+        let broken = tree.reach(!truth & tree.all);
         Violations {
             owner,
             rules,
             truth,
             mask: broken & tree.header,
             compiler: broken & !tree.header,
+            undecided: tree.reach(truth & !known & tree.all) & tree.header,
         }
+    }
+
+    /// Holds, broken (a header rule is violated) or undecided.
+    pub fn verdict(&self) -> Verdict {
+        if self.mask != 0 {
+            Verdict::Broken
+        } else if self.undecided != 0 {
+            Verdict::Undecided
+        } else {
+            Verdict::Holds
+        }
+    }
+
+    /// The alternatives the sources name without a body that leave a header rule
+    /// undecided, in spec order.
+    pub fn undecided_by(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+        in_mask(self.rules, self.undecided).filter(|r| r.kind == RuleKind::NotEnforced)
+    }
+
+    /// The undecided header rules that are no other rule's part.
+    pub fn undecided_roots(&self) -> impl Iterator<Item = &'static RuleMeta> + '_ {
+        in_mask(self.rules, self.undecided).filter(|r| r.parent.is_none())
     }
 
     /// The broken compiler rules that are not composites, in spec order.

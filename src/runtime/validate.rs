@@ -15,21 +15,32 @@ pub trait Checked: Packed {
     const TREE: RuleTree = RuleTree::of(Self::RULES);
 
     /// Bit `i` set when `RULES[i]` holds on `b` for `arch` (rules limited to other
-    /// architectures hold).
+    /// architectures hold, and so do the predicates the sources name without a body).
     fn rule_truth(b: &Self::Bytes, arch: Self::Arch) -> u64;
 
-    /// The violations of these bytes for `arch` (empty when valid).
+    /// [`rule_truth`](Self::rule_truth) with the alternatives of an `Any` that the
+    /// sources name without a body taken not to hold: a rule it leaves unset that
+    /// `rule_truth` sets is undecided. Generated only where such an alternative exists.
     #[inline]
-    fn check_rules(b: &Self::Bytes, arch: Self::Arch) -> Violations {
-        Violations::decide(
-            Self::NAME,
-            Self::RULES,
-            &Self::TREE,
-            Self::rule_truth(b, arch),
-        )
+    fn rule_truth_known(b: &Self::Bytes, arch: Self::Arch) -> u64 {
+        Self::rule_truth(b, arch)
     }
 
-    /// Checks every rule for `arch`; the error lists every violated rule.
+    /// The violations of these bytes for `arch` (empty when valid), and the rules left
+    /// undecided.
+    #[inline]
+    fn check_rules(b: &Self::Bytes, arch: Self::Arch) -> Violations {
+        let truth = Self::rule_truth(b, arch);
+        let known = if Self::TREE.has_bodiless_alternative() {
+            Self::rule_truth_known(b, arch)
+        } else {
+            truth
+        };
+        Violations::decide(Self::NAME, Self::RULES, &Self::TREE, truth, known)
+    }
+
+    /// Checks every rule for `arch`; the error lists every violated rule. An undecided
+    /// value ([`Violations::verdict`]) is no error: nothing it breaks is known.
     #[inline]
     fn validate(&self, arch: Self::Arch) -> Result<(), Violations> {
         Self::check_rules(&self.encode(), arch).into_result()

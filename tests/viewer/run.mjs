@@ -136,15 +136,18 @@ function expectedVerdict(o) {
   if (o.struct === null) return { state: "undecoded", findings: [["error", o.error]] };
   const findings = (o.violations || []).map((v) => ["violation", v.rule])
     .concat((o.constant_mismatches || []).map((c) => ["constant", c.field]))
+    .concat((o.undecided || []).map((v) => ["undecided", v.rule]))
     .concat((o.compiler_findings || []).map((v) => ["compiler", v.rule]));
-  return { state: findings.some((f) => f[0] !== "compiler") ? "invalid" : "valid", findings };
+  const faults = findings.some((f) => f[0] !== "compiler" && f[0] !== "undecided");
+  const state = faults ? "invalid" : o.undecided ? "undecided" : "valid";
+  return { state, findings };
 }
 
 // The page's verdict in the same terms (an undecoded word's finding is its error text).
 const pageVerdict = (v) => ({ state: v.state, findings: v.findings.map((f) => [f.kind, f.id === null ? f.text : f.id]) });
 
-// `dmaspec validate`'s lines per word offset: [faults, warnings]. `--wide`: one line a
-// finding (by default a long finding is wrapped to 120 columns).
+// `dmaspec validate`'s lines per word offset: [faults, undecided, warnings]. `--wide`: one
+// line a finding (by default a long finding is wrapped to 120 columns).
 function cliValidate(file, arch, record) {
   const as = record ? ["--struct", record] : [];
   let text;
@@ -155,9 +158,9 @@ function cliValidate(file, arch, record) {
   }
   const at = new Map();
   for (const l of text.split("\n").filter(Boolean)) {
-    const m = /^offset (\d+) (warning: )?/.exec(l);
-    const n = at.get(Number(m[1])) || [0, 0];
-    n[m[2] ? 1 : 0] += 1;
+    const m = /^offset (\d+) (undecided: |warning: )?/.exec(l);
+    const n = at.get(Number(m[1])) || [0, 0, 0];
+    n[{ "undecided: ": 1, "warning: ": 2 }[m[2]] || 0] += 1;
     at.set(Number(m[1]), n);
   }
   return at;
@@ -171,12 +174,13 @@ function compareVerdicts(what, verdicts, expected, validated) {
     const o = JSON.parse(expected[i]);
     const want = JSON.stringify(expectedVerdict(o));
     const got = JSON.stringify(pageVerdict(verdicts[i]));
-    const [faults, warnings] = validated.get(o.offset) || [0, 0];
-    const counted = verdicts[i].findings.filter((f) => f.kind !== "compiler").length;
+    const [faults, open, warnings] = validated.get(o.offset) || [0, 0, 0];
+    const count = (kind) => verdicts[i].findings.filter((f) => f.kind === kind).length;
+    const counted = verdicts[i].findings.length - count("compiler") - count("undecided");
     const problem = got !== want ? `page ${got} vs decode --json ${want}`
-      : (verdicts[i].state === "valid") !== (faults === 0) || counted !== faults ||
-        verdicts[i].findings.length - counted !== warnings
-        ? `page ${got} vs validate's ${faults} faults and ${warnings} warnings` : null;
+      : ["valid", "undecided"].includes(verdicts[i].state) !== (faults === 0) || counted !== faults ||
+        count("undecided") !== open || count("compiler") !== warnings
+        ? `page ${got} vs validate's ${faults} faults, ${open} undecided and ${warnings} warnings` : null;
     if (problem && bad++ < 5) console.error(`${what} word #${i}: ${problem}`);
   }
   if (bad) throw new Error(`${what}: the verdicts of ${bad} words differ from decode --json's or validate's`);

@@ -457,6 +457,21 @@ impl RuleSet {
         out
     }
 
+    /// Whether rule `i` is an alternative of an `Any` that the sources name without a
+    /// body: it cannot excuse the failure of the checked alternatives, so a rule that holds
+    /// only through it is undecided.
+    pub fn is_bodiless_alternative(&self, i: usize) -> bool {
+        let r = &self.rules[i];
+        matches!(r.kind, RuleKind::NotEnforced)
+            && r.parent
+                .is_some_and(|p| matches!(self.rules[p].kind, RuleKind::Any { .. }))
+    }
+
+    /// Whether any rule is such an alternative.
+    pub fn has_bodiless_alternative(&self) -> bool {
+        (0..self.rules.len()).any(|i| self.is_bodiless_alternative(i))
+    }
+
     /// Parents before children: the order to decide violations in.
     pub fn pre_order(&self) -> Vec<usize> {
         fn walk(set: &RuleSet, i: usize, out: &mut Vec<usize>) {

@@ -443,8 +443,10 @@
   };
 
   // Whether each rule of `set` holds on `bytes` in `arch`: a rule limited to other
-  // architectures holds, one the sources give no body for holds, a composite is its parts.
-  Dictionary.prototype.truth = function (set, bytes, arch) {
+  // architectures holds, a composite is its parts, and one the sources give no body for
+  // holds — unless `known` and it is an alternative of an `any`, which then fails (a rule
+  // that holds only without `known` is undecided).
+  Dictionary.prototype.truth = function (set, bytes, arch, known = false) {
     const nc = this.spec.archs.find((a) => a.name === arch).nc;
     const memo = new Map();
     const holds = (i) => {
@@ -455,21 +457,31 @@
       else if (r.kind.kind === "expr") v = Boolean(this.evaluate(r.kind.expr, bytes, nc));
       else if (r.kind.kind === "all") v = r.kind.parts.every(holds);
       else if (r.kind.kind === "any") v = r.kind.parts.some(holds);
-      else v = true;
+      else v = !(known && bodilessAlternative(set.rules, r));
       memo.set(i, v);
       return v;
     };
     return set.rules.map((_, i) => holds(i));
   };
 
-  // `violations` and, when a compiler rule fails, `compiler_findings`: the failed leaf
-  // checks (a composite is explained by its parts) whose every parent failed too.
+  const bodilessAlternative = (rules, r) =>
+    r.kind.kind === "not_enforced" && r.parent !== null && rules[r.parent].kind.kind === "any";
+
+  // `violations`, `undecided` when nothing is violated but a rule holds only through an
+  // alternative the sources give no body for, and `compiler_findings` when a compiler
+  // rule fails: the failed leaf checks (a composite is explained by its parts) whose every
+  // parent failed too, as the CLI's report decides them.
   Dictionary.prototype.verdict = function (obj, w, bytes, arch) {
     const set = this.ruleSets.get(w.name);
     const rules = set ? set.rules : [];
     const truth = set ? this.truth(set, bytes, arch) : [];
-    const violated = (i) => !truth[i] && (rules[i].parent === null || violated(rules[i].parent));
-    const failed = rules.map((r, i) => violated(i));
+    const known = set ? this.truth(set, bytes, arch, true) : [];
+    const reached = (open) => {
+      const on = (i) => open[i] && (rules[i].parent === null || on(rules[i].parent));
+      return rules.map((r, i) => on(i));
+    };
+    const failed = reached(truth.map((t) => !t));
+    const open = reached(truth.map((t, i) => t && !known[i]));
     const shown = (r) => {
       const o = {
         rule: r.id, message: r.message, fields: r.fields,
@@ -481,9 +493,26 @@
       if (chain.length) o.in = chain.join(" > ");
       return o;
     };
+    // The checks that fail in the other alternatives of a bodiless alternative's `any`.
+    const failing = (r) => {
+      const out = [];
+      const walk = (i) => {
+        if (truth[i]) return;
+        const k = rules[i].kind;
+        if (k.kind === "expr") out.push(rules[i].id);
+        else if (k.kind === "all" || k.kind === "any") k.parts.forEach(walk);
+      };
+      rules[r.parent].kind.parts.forEach(walk);
+      return out;
+    };
     const leaf = (r) => r.kind.kind === "expr" || r.kind.kind === "not_enforced";
     const by = (authority) => rules.filter((r, i) => failed[i] && r.authority === authority);
     obj.violations = by("header").filter(leaf).map(shown);
+    const undecided = rules.filter((r, i) => open[i] && r.authority === "header" &&
+      r.kind.kind === "not_enforced");
+    if (undecided.length && !obj.violations.length) {
+      obj.undecided = undecided.map((r) => ({ ...shown(r), failing: failing(r) }));
+    }
     const compiler = by("compiler");
     if (compiler.length) obj.compiler_findings = compiler.filter(leaf).map(shown);
   };

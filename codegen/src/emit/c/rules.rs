@@ -37,12 +37,21 @@ pub(super) fn nc_macro(arch: &str) -> String {
     format!("DMASPEC_NC_{a}")
 }
 
-/// One `#define DMASPEC_NC_<ARCH> <nc>` per architecture, for the common header.
+/// One `#define DMASPEC_NC_<ARCH> <nc>` per architecture, then the three verdicts, for
+/// the common header.
 pub(super) fn generations(model: &Model) -> String {
     let mut out = String::new();
     if model.archs.is_empty() {
         return out;
     }
+    out.push_str(
+        "\n/* The verdicts of the `_verdict` validators: every header rule holds, one is \
+         broken (the\n * value is invalid), or one holds only through an alternative the \
+         sources name without\n * a body (undecided). */\n\
+         #define DMASPEC_VERDICT_HOLDS 0\n\
+         #define DMASPEC_VERDICT_BROKEN 1\n\
+         #define DMASPEC_VERDICT_UNDECIDED 2\n",
+    );
     out.push_str(
         "\n/* NeuronCore generations: the `nc` argument of the validators, one per architecture\n \
          * (spec/arch.toml). */\n",
@@ -526,11 +535,118 @@ fn rule_fns(model: &Model, s: &RuleSet, out: &mut String) {
     doc(
         out,
         "",
-        &[format!("Whether {c} breaks none of its header rules.")],
+        &[format!(
+            "Whether {c} breaks none of its header rules (an undecided value is valid: \
+             {st}_verdict() tells it apart)."
+        )],
     );
     let _ = writeln!(
         out,
-        "static inline bool {st}_is_valid(const {c} *i, unsigned nc) {{\n    return {st}_violations(i, nc) == 0;\n}}"
+        "static inline bool {st}_is_valid(const {c} *i, unsigned nc) {{\n    return {st}_violations(i, nc) == 0;\n}}\n"
+    );
+    undecided_fns(model, s, out);
+}
+
+/// `_rule_truth_known` (where an alternative of an `any` has no body), `_undecided` and
+/// `_verdict`: a rule that holds only when its bodiless alternatives are taken to hold is
+/// undecided.
+fn undecided_fns(model: &Model, s: &RuleSet, out: &mut String) {
+    let owner = model.ty(s.owner);
+    let st = stem(owner);
+    let c = &owner.c_name;
+    let has = s.has_bodiless_alternative();
+    if has {
+        doc(
+            out,
+            "",
+            &[format!(
+                "{st}_rule_truth() with the alternatives the sources name without a body \
+                 taken not to hold."
+            )],
+        );
+        let _ = writeln!(
+            out,
+            "static inline uint64_t {st}_rule_truth_known(const {c} *i, unsigned nc) {{\n    uint64_t t = 0;\n    (void)i;\n    (void)nc;"
+        );
+        for k in s.post_order() {
+            let r = &s.rules[k];
+            let value = match &r.kind {
+                RuleKind::All { parts } | RuleKind::Any { parts } => {
+                    let op = if matches!(r.kind, RuleKind::All { .. }) {
+                        " && "
+                    } else {
+                        " || "
+                    };
+                    let locals: Vec<String> = parts.iter().map(|p| format!("r{p}")).collect();
+                    let body = match locals.is_empty() {
+                        true => (if op == " && " { "true" } else { "false" }).to_string(),
+                        false => format!("({})", locals.join(op)),
+                    };
+                    match arch_condition(&model.archs, &r.arch) {
+                        None => body,
+                        Some(cond) => format!("({} || {body})", expr(model, s.owner, &not(cond))),
+                    }
+                }
+                _ if s.is_bodiless_alternative(k) => match arch_condition(&model.archs, &r.arch) {
+                    None => "false".to_string(),
+                    Some(cond) => expr(model, s.owner, &not(cond)),
+                },
+                _ => {
+                    let args = if s.uses_arch(k) { "i, nc" } else { "i" };
+                    format!("{st}_{}({args})", r.id)
+                }
+            };
+            let _ = writeln!(
+                out,
+                "    bool r{k} = {value};\n    if (r{k}) t |= UINT64_C(1) << {k};"
+            );
+        }
+        let _ = writeln!(out, "    return t;\n}}\n");
+    }
+    doc(
+        out,
+        "",
+        &[format!(
+            "Bit k set when rule k of {c}, a header rule, is undecided: it holds only through \
+             an alternative the sources name without a body, and so does every composite \
+             rule above it."
+        )],
+    );
+    let _ = writeln!(
+        out,
+        "static inline uint64_t {st}_undecided(const {c} *i, unsigned nc) {{"
+    );
+    if has {
+        let _ = writeln!(
+            out,
+            "    uint64_t open = {st}_rule_truth(i, nc) & ~{st}_rule_truth_known(i, nc);\n    uint64_t v = 0;"
+        );
+        for k in s.pre_order() {
+            let cond = match s.rules[k].parent {
+                Some(p) => format!("((open >> {k}) & 1u) && ((v >> {p}) & 1u)"),
+                None => format!("(open >> {k}) & 1u"),
+            };
+            let _ = writeln!(out, "    if ({cond}) v |= UINT64_C(1) << {k};");
+        }
+        let _ = writeln!(
+            out,
+            "    return v & UINT64_C({:#x});\n}}\n",
+            s.of_authority(Authority::Header)
+        );
+    } else {
+        let _ = writeln!(out, "    (void)i;\n    (void)nc;\n    return 0;\n}}\n");
+    }
+    doc(
+        out,
+        "",
+        &[format!(
+            "DMASPEC_VERDICT_BROKEN when {c} breaks a header rule, else \
+             DMASPEC_VERDICT_UNDECIDED when one is undecided, else DMASPEC_VERDICT_HOLDS."
+        )],
+    );
+    let _ = writeln!(
+        out,
+        "static inline int {st}_verdict(const {c} *i, unsigned nc) {{\n    if ({st}_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;\n    return {st}_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;\n}}"
     );
 }
 

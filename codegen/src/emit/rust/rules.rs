@@ -461,7 +461,6 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     let owner = model.ty(set.owner);
     let id = ident(&owner.name);
     let size = owner.size;
-    let size_l = n(size);
     let owner_name = &owner.name;
     let metas = Lit::slice(set.rules.iter().enumerate().map(|(i, r)| {
         let (kind, parts): (_, &[usize]) = match &r.kind {
@@ -509,66 +508,138 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         )
     }));
     let metas = cx.lits.embed(metas);
-    // Rules that check nothing hold whatever the bytes: their bits start set, and a
-    // composite of them is decided here, not in the generated code.
-    let mut always = vec![false; set.rules.len()];
+    let doc_truth = format!(
+        " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
+         `RULES[i]` holds (rules limited to other architectures hold, and so do the \
+         predicates the sources name without a body)."
+    );
+    let doc_truth = match cx.gate {
+        Some(g) => format!(
+            "{doc_truth} Built with the `{}` confidence gate: rules below it are left out \
+             (they hold).",
+            g.level
+        ),
+        None => doc_truth,
+    };
+    let truth = truth_fn(cx, set, quote!(rule_truth), &doc_truth, false);
+    let known = set.has_bodiless_alternative().then(|| {
+        let doc = " `rule_truth` with the alternatives the sources name without a body taken \
+                   not to hold: a rule set there and not here is undecided.";
+        truth_fn(cx, set, quote!(rule_truth_known), doc, true)
+    });
+    // Words and records state their `Packed` impl with the rest of what they add.
+    let packed = (owner.opcode().is_none() && !owner.is_record())
+        .then(|| super::words::packed_impl(&id, owner_name, size));
+    quote! {
+        #packed
+        impl Checked for #id {
+            type Arch = Arch;
+            const RULES: &'static [rules::RuleMeta] = #metas;
+            #truth
+            #known
+        }
+    }
+}
+
+/// A rule's value in a truth function: decided while generating, or computed.
+enum Value {
+    Holds,
+    Fails,
+    Computed(TokenStream),
+}
+
+/// `fn #name(b, arch) -> u64`: bit `i` set when rule `i` holds, the bodiless alternatives
+/// of an `Any` held to fail when `known` (else every bodiless predicate holds). Values
+/// decided here (left out by the gate, bodiless, or composites of those) are folded into
+/// a constant rather than computed.
+fn truth_fn(
+    cx: &Render<'_>,
+    set: &RuleSet,
+    name: TokenStream,
+    doc: &str,
+    known: bool,
+) -> TokenStream {
+    let model = cx.model;
+    let size = model.ty(set.owner).size;
+    let size_l = n(size);
     let reads = Reads {
         model,
         list: Default::default(),
         nc: Default::default(),
     };
+    let mut values: Vec<Option<Value>> = (0..set.rules.len()).map(|_| None).collect();
     let mut stmts = Vec::new();
+    let var = |i: usize| quote::format_ident!("r{}", i);
     for i in set.post_order() {
         let r = &set.rules[i];
-        let var = quote::format_ident!("r{}", i);
+        let value = |p: &usize| values[*p].as_ref().expect("post order: parts first");
         // Under a confidence gate a rule below it is left out: it holds whatever the bytes.
         let left_out = cx.gated(&r.confidence, &r.evidence).is_some();
-        let body = match &r.kind {
-            _ if left_out => None,
-            RuleKind::Expr { expr: e, .. } => Some(expr(&reads, e, size, false).0),
-            RuleKind::NotEnforced => None,
+        let v = match &r.kind {
+            _ if left_out => Value::Holds,
+            RuleKind::Expr { expr: e, .. } => Value::Computed(expr(&reads, e, size, false).0),
+            RuleKind::NotEnforced if known && set.is_bodiless_alternative(i) => Value::Fails,
+            RuleKind::NotEnforced => Value::Holds,
+            RuleKind::All { parts } if parts.iter().any(|p| matches!(value(p), Value::Fails)) => {
+                Value::Fails
+            }
             RuleKind::All { parts } => {
-                let open: Vec<_> = parts.iter().filter(|p| !always[**p]).collect();
-                let vars = open.iter().map(|p| quote::format_ident!("r{}", p));
-                (!open.is_empty()).then(|| quote!(#(#vars)&&*))
+                let open: Vec<_> = parts
+                    .iter()
+                    .filter(|p| matches!(value(p), Value::Computed(_)))
+                    .map(|p| var(*p))
+                    .collect();
+                match open.is_empty() {
+                    true => Value::Holds,
+                    false => Value::Computed(quote!(#(#open)&&*)),
+                }
             }
-            RuleKind::Any { parts } if parts.iter().any(|p| always[*p]) => None,
+            RuleKind::Any { parts } if parts.iter().any(|p| matches!(value(p), Value::Holds)) => {
+                Value::Holds
+            }
             RuleKind::Any { parts } => {
-                let vars = parts.iter().map(|p| quote::format_ident!("r{}", p));
-                Some(if parts.is_empty() {
-                    quote!(false)
-                } else {
-                    quote!(#(#vars)||*)
-                })
+                let open: Vec<_> = parts
+                    .iter()
+                    .filter(|p| matches!(value(p), Value::Computed(_)))
+                    .map(|p| var(*p))
+                    .collect();
+                match open.is_empty() {
+                    true => Value::Fails,
+                    false => Value::Computed(quote!(#(#open)||*)),
+                }
             }
         };
-        let Some(body) = body else {
-            always[i] = true;
-            continue;
-        };
-        let body = match arch_condition(&model.archs, &r.arch) {
-            None => body,
-            Some(cond) => {
+        // A rule limited to other architectures holds there.
+        let v = match (v, arch_condition(&model.archs, &r.arch)) {
+            (v @ Value::Holds, _) | (v, None) => v,
+            (Value::Fails, Some(cond)) => {
+                Value::Computed(expr(&reads, &not(cond), size, false).at(Prec::Loose))
+            }
+            (Value::Computed(body), Some(cond)) => {
                 let skip = expr(&reads, &not(cond), size, false).at(Prec::Loose);
-                quote!(#skip || #body)
+                Value::Computed(quote!(#skip || #body))
             }
         };
-        let bit = match i {
-            0 => quote!(#var as u64),
-            _ => {
-                let i = n(i);
-                quote!((#var as u64) << #i)
-            }
-        };
-        stmts.push(quote! {
-            let #var = #body;
-            t |= #bit;
-        });
+        if let Value::Computed(body) = &v {
+            let id = var(i);
+            let bit = match i {
+                0 => quote!(#id as u64),
+                _ => {
+                    let i = n(i);
+                    quote!((#id as u64) << #i)
+                }
+            };
+            stmts.push(quote! {
+                let #id = #body;
+                t |= #bit;
+            });
+        }
+        values[i] = Some(v);
     }
-    let holds = always
+    let holds = values
         .iter()
         .enumerate()
-        .filter(|(_, a)| **a)
+        .filter(|(_, v)| matches!(v, Some(Value::Holds)))
         .fold(0u64, |m, (i, _)| m | 1 << i);
     let holds = hex(holds);
     let fields = reads.lets();
@@ -592,32 +663,12 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
             t
         },
     };
-    let doc_truth = format!(
-        " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
-         `RULES[i]` holds (rules limited to other architectures hold)."
-    );
-    let doc_truth = match cx.gate {
-        Some(g) => format!(
-            "{doc_truth} Built with the `{}` confidence gate: rules below it are left out \
-             (they hold).",
-            g.level
-        ),
-        None => doc_truth,
-    };
-    // Words and records state their `Packed` impl with the rest of what they add.
-    let packed = (owner.opcode().is_none() && !owner.is_record())
-        .then(|| super::words::packed_impl(&id, owner_name, size));
     quote! {
-        #packed
-        impl Checked for #id {
-            type Arch = Arch;
-            const RULES: &'static [rules::RuleMeta] = #metas;
-            #[doc = #doc_truth]
-            fn rule_truth(#b_param: &[u8; #size_l], #arch_param: Arch) -> u64 {
-                /// The rules that check nothing: they always hold.
-                const ALWAYS: u64 = #holds;
-                #body
-            }
+        #[doc = #doc]
+        fn #name(#b_param: &[u8; #size_l], #arch_param: Arch) -> u64 {
+            /// The rules decided without reading the bytes that hold.
+            const ALWAYS: u64 = #holds;
+            #body
         }
     }
 }
