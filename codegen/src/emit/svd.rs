@@ -139,7 +139,7 @@ fn close(out: &mut String, depth: usize, tag: &str) {
 
 /// Prose and provenance as one description: `doc` (trimmed, sentences kept), the notes,
 /// then the provenance.
-fn describe(doc: &str, notes: &[String], prov: String) -> String {
+pub fn describe(doc: &str, notes: &[String], prov: String) -> String {
     let mut parts: Vec<String> = Vec::new();
     let doc = doc.trim();
     if !doc.is_empty() {
