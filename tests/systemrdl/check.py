@@ -188,6 +188,10 @@ def build(top: AddrmapNode, target: Target, header_text: str) -> Program:
     return prog
 
 
+def shown(value: str) -> str:
+    return value if value == "none" else hex(int(value))
+
+
 def check(rdl: Path) -> tuple[int, int, int, list[str]]:
     """(registers, fields, values compared, problems) for one file."""
     printer = Strict()
@@ -226,7 +230,7 @@ def check(rdl: Path) -> tuple[int, int, int, list[str]]:
         label, rdl_value, ours = row.split("\t")
         compared += 1
         if rdl_value != ours:
-            problems.append(f"{rdl.name}: {label}: SystemRDL {rdl_value}, dmaspec {ours}")
+            problems.append(f"{rdl.name}: {label}: SystemRDL {shown(rdl_value)}, dmaspec {shown(ours)}")
     return prog.registers, prog.fields, compared, problems
 
 

@@ -260,7 +260,11 @@ fn register(r: &RegisterView, out: &mut String) {
     for f in &r.fields {
         field(&FieldSpec::of(f, reg.reset), out);
     }
-    line(out, 2, &format!("}} {} @ {:#x};", ident(&reg.name), reg.offset));
+    line(
+        out,
+        2,
+        &format!("}} {} @ {:#x};", ident(&reg.name), reg.offset),
+    );
 }
 
 /// What a `field` instance states, from a spec field or a register the sources split into
@@ -295,7 +299,10 @@ impl<'a> FieldSpec<'a> {
             lsb: f.lsb,
             width: f.width,
             access: f.access,
-            reset: f.reset.or(register_reset.map(|v| v >> f.lsb)).map(|v| v & mask),
+            reset: f
+                .reset
+                .or(register_reset.map(|v| v >> f.lsb))
+                .map(|v| v & mask),
         }
     }
 }
