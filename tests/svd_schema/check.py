@@ -37,7 +37,10 @@ def main() -> int:
         problems.append('schemaVersion="1.3.9" passed the schema: is it no longer xs:decimal?')
     for p in problems:
         print(p, file=sys.stderr)
-    print(f"svd schema: {len(files)} files against CMSIS-SVD 1.3.9 and {newest}, {len(problems)} problems")
+    print(
+        f"svd schema: {len(files)} files against CMSIS-SVD 1.3.9 and {newest}, "
+        f"{len(problems)} problems"
+    )
     return 1 if problems else 0
 
 

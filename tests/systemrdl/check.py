@@ -8,7 +8,9 @@ of every architecture the `.rdl` stands for, both sides of:
 * the register's address (element 0 and the last element of an array): PeakRDL's
   `offsetof` in its packed struct against dmaspec's `_addr(0[, i])` helper;
 * each field's `_bp`, `_bw`, `_bm`, and reset: PeakRDL's field `_reset` against dmaspec's
-  field `_reset`, else its bits of the register `_RESET`, else none on both sides.
+  field `_reset`, else its bits of the register `_RESET`, else none on both sides;
+* each field's software access: readable in the .rdl where dmaspec's header has its `_get`,
+  writable where it has its `_set`.
 
 A register dmaspec's header gives no field stands in the `.rdl` as one field named after it
 over all its bits; that field must be exactly that. Every register and field macro of the
@@ -81,6 +83,8 @@ class Program:
     reached: set[str] = field(default_factory=set)
     registers: int = 0
     fields: int = 0
+    # Compared here rather than in C: (label, SystemRDL, dmaspec).
+    direct: list[tuple[str, str, str]] = field(default_factory=list)
 
     def pair(self, label: str, rdl: str, ours: str) -> None:
         self.lines.append(
@@ -88,18 +92,16 @@ class Program:
             f"(unsigned long long)({rdl}), (unsigned long long)({ours}));"
         )
 
-    def maybe(self, label: str, rdl: str | None, ours: list[tuple[str, str]]) -> None:
-        """Prints `label`, the RDL value (or `none`) and the first defined of `ours`
-        (macro that must be defined, expression) or `none`."""
+    def maybe(self, label: str, rdl: str, ours: list[tuple[str, str]]) -> None:
+        """Prints `label`, macro `rdl` (or `none` when undefined) and the first of `ours`
+        (a macro, the expression to print when it is defined) whose macro is defined, or
+        `none`."""
         self.lines.append(f'    printf("%s\\t", "{label}");')
-        if rdl is None:
-            self.lines.append('    printf("none\\t");')
-        else:
-            self.lines.append("#ifdef " + rdl)
-            self.lines.append(f'    printf("%llu\\t", (unsigned long long)({rdl}));')
-            self.lines.append("#else")
-            self.lines.append('    printf("none\\t");')
-            self.lines.append("#endif")
+        self.lines.append("#ifdef " + rdl)
+        self.lines.append(f'    printf("%llu\\t", (unsigned long long)({rdl}));')
+        self.lines.append("#else")
+        self.lines.append('    printf("none\\t");')
+        self.lines.append("#endif")
         first = True
         for macro, expr in ours:
             self.lines.append(("#if" if first else "#elif") + f" defined({macro})")
@@ -158,8 +160,13 @@ def build(top: AddrmapNode, target: Target, header_text: str) -> Program:
                     ours = f"{ours_reg}_{f.inst_name.upper()}"
                     label = f"{arch} {b}.{r}.{f.inst_name}"
                     if f"#define {ours}_bm " not in header_text:
-                        # The .rdl's stand-in for a register with no fields.
-                        width = f"(8 * sizeof((({struct} *)0)->{b}{'[0]' if bundle.is_array else ''}.{r}))"
+                        # Only the .rdl's stand-in for a register with no fields: one field
+                        # named after the register.
+                        if f.inst_name != r or len(reg.fields()) != 1:
+                            raise SystemExit(f"{label}: a field dmaspec's header does not have")
+                        # dmaspec's header states no register width: PeakRDL's member size.
+                        first = f"{b}[0]" if bundle.is_array else b
+                        width = f"(8 * sizeof((({struct} *)0)->{first}.{r}))"
                         prog.pair(f"{label} bp", f"{theirs}_bp", "0")
                         prog.pair(f"{label} bw", f"{theirs}_bw", width)
                         prog.pair(
@@ -167,13 +174,16 @@ def build(top: AddrmapNode, target: Target, header_text: str) -> Program:
                             f"{theirs}_bm",
                             f"({width} == 64 ? ~0ull : (1ull << {width}) - 1)",
                         )
-                        prog.maybe(
-                            f"{label} reset", f"{theirs}_reset", [(f"{ours_reg}_RESET", f"{ours_reg}_RESET")]
-                        )
-                        if f.inst_name != r:
-                            raise SystemExit(f"{label}: a field dmaspec's header does not have")
+                        reset = f"{ours_reg}_RESET"
+                        prog.maybe(f"{label} reset", f"{theirs}_reset", [(reset, reset)])
                         continue
                     prog.reached.add(f"{ours}_bm")
+                    # dmaspec's header has a getter for a readable field, a setter for a
+                    # writable one.
+                    fn = f"{fp}_{b.lower()}_{r.lower()}_{f.inst_name.lower()}"
+                    for what, rdl_says in (("get", f.is_sw_readable), ("set", f.is_sw_writable)):
+                        has = re.search(rf" {fn}_{what}\(", header_text) is not None
+                        prog.direct.append((f"{label} sw {what}", str(rdl_says), str(has)))
                     for what in ("bp", "bw", "bm"):
                         prog.pair(f"{label} {what}", f"{theirs}_{what}", f"{ours}_{what}")
                     prog.maybe(
@@ -189,7 +199,7 @@ def build(top: AddrmapNode, target: Target, header_text: str) -> Program:
 
 
 def shown(value: str) -> str:
-    return value if value == "none" else hex(int(value))
+    return hex(int(value)) if value.isdigit() else value
 
 
 def check(rdl: Path) -> tuple[int, int, int, list[str]]:
@@ -226,11 +236,13 @@ def check(rdl: Path) -> tuple[int, int, int, list[str]]:
     )
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     compared = 0
-    for row in out.splitlines():
-        label, rdl_value, ours = row.split("\t")
+    rows = [row.split("\t") for row in out.splitlines()] + [list(d) for d in prog.direct]
+    for label, rdl_value, ours in rows:
         compared += 1
         if rdl_value != ours:
-            problems.append(f"{rdl.name}: {label}: SystemRDL {shown(rdl_value)}, dmaspec {shown(ours)}")
+            problems.append(
+                f"{rdl.name}: {label}: SystemRDL {shown(rdl_value)}, dmaspec {shown(ours)}"
+            )
     return prog.registers, prog.fields, compared, problems
 
 
