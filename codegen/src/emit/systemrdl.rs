@@ -135,8 +135,8 @@ pub fn ident(name: &str) -> String {
     }
 }
 
-/// `text` as a SystemRDL string literal. `\"` is the only escape; a backslash that would
-/// end up before the closing quote is doubled into a harmless pair.
+/// `text` as a SystemRDL string literal. `\"` is the only escape, so a final backslash,
+/// which would escape the closing quote, gets a space after it.
 fn string(text: &str) -> String {
     let mut s = text.replace('"', "\\\"");
     if s.ends_with('\\') {
