@@ -7,6 +7,7 @@ pub mod markdown;
 pub mod rust;
 pub mod schema;
 pub mod svd;
+pub mod systemrdl;
 pub mod viewer;
 
 pub use crate::naming::plural;

@@ -139,7 +139,7 @@ fn close(out: &mut String, depth: usize, tag: &str) {
 
 /// Prose and provenance as one description: `doc` (trimmed, sentences kept), the notes,
 /// then the provenance.
-fn describe(doc: &str, notes: &[String], prov: String) -> String {
+pub fn describe(doc: &str, notes: &[String], prov: String) -> String {
     let mut parts: Vec<String> = Vec::new();
     let doc = doc.trim();
     if !doc.is_empty() {
@@ -156,6 +156,10 @@ fn device(model: &Model, v: &RegFileView) -> String {
         "<?xml version=\"1.0\" encoding=\"utf-8\"?><!-- {STAMP} from spec/{}: do not edit -->\n",
         f.file.replace("--", "- -")
     );
+    // The schema (CMSIS-SVD.xsd, revision 1.3.9 and every 1.3.x since) types schemaVersion
+    // as xs:decimal: "1.3.9" is not one and fails validation, so the version is "1.3".
+    // cmsis-svd's validator then needs the XSD named (schema_version="1.3.9",
+    // schema_version_detection=False): it looks for a CMSIS-SVD_1_3.xsd it does not ship.
     out.push_str(
         "<device schemaVersion=\"1.3\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\" \
          xs:noNamespaceSchemaLocation=\"CMSIS-SVD.xsd\">\n",
