@@ -167,6 +167,7 @@ pub fn generate_with_guide(model: &Model, guide: &[(String, String)]) -> Vec<Art
             files.push(emit::schema::render());
             files.extend(emit::viewer::render(model));
             files.extend(emit::svd::render(model));
+            files.extend(emit::kaitai::render(model));
             files
         });
         let rust = emit::rust::render(model, "crate::runtime");
@@ -174,7 +175,7 @@ pub fn generate_with_guide(model: &Model, guide: &[(String, String)]) -> Vec<Art
             rust,
             others
                 .join()
-                .expect("the C/Markdown/JSON/SVD emitter thread panicked"),
+                .expect("the C/Markdown/JSON/SVD/Kaitai emitter thread panicked"),
         )
     });
     let mut files = vec![("rust/dmaspec.rs".to_string(), rust)];
