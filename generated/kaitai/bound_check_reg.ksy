@@ -11,7 +11,7 @@ seq:
     doc: "REG_NUM holding the bound; in wide-offset mode bc_reg+1 holds the high 32 bits. Bits 0..=5. [HIGH/OBSERVED; seed-004 §6.3]"
   - id: bc_disable_oob_error_notif
     type: b1
-    doc: "Suppress the out-of-bounds notification. Bits 6..=6. [HIGH/OBSERVED; seed-004 §6.3]"
+    doc: "Suppress the out-of-bounds notification. Bit 6. [HIGH/OBSERVED; seed-004 §6.3]"
   - id: bc_enabled
     type: b1
-    doc: "1 = armed; 0 = inert. Bits 7..=7. [HIGH/OBSERVED; seed-004 §6.3]"
+    doc: "1 = armed; 0 = inert. Bit 7. [HIGH/OBSERVED; seed-004 §6.3]"

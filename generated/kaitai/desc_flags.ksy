@@ -14,15 +14,15 @@ seq:
   - id: desc0_src
     type: b1
     enum: dma_desc_mode::dma_desc_mode
-    doc: "Source of descriptor 0. Bits 2..=2. [HIGH/OBSERVED; supp-field-tables §3.1]"
+    doc: "Source of descriptor 0. Bit 2. [HIGH/OBSERVED; supp-field-tables §3.1]"
   - id: desc1_src
     type: b1
     enum: dma_desc_mode::dma_desc_mode
-    doc: "Source of descriptor 1. Bits 3..=3. [HIGH/OBSERVED; supp-field-tables §3.1]"
+    doc: "Source of descriptor 1. Bit 3. [HIGH/OBSERVED; supp-field-tables §3.1]"
   - id: desc2_src
     type: b1
     enum: dma_desc_mode::dma_desc_mode
-    doc: "Source of descriptor 2. Bits 4..=4. [HIGH/OBSERVED; supp-field-tables §3.1]"
+    doc: "Source of descriptor 2. Bit 4. [HIGH/OBSERVED; supp-field-tables §3.1]"
   - id: reserved
     type: b3
     doc: "Reserved. Bits 5..=7. Reserved. [HIGH/OBSERVED]"

@@ -17,4 +17,4 @@ seq:
     doc: "Fan-out. Bits 5..=6. [HIGH/OBSERVED; supp-field-tables §4 Table 4.8]"
   - id: reserved
     type: b1
-    doc: "Reserved. Bits 7..=7. Reserved. [HIGH/OBSERVED; supp-field-tables §4 Table 4.8]"
+    doc: "Reserved. Bit 7. Reserved. [HIGH/OBSERVED; supp-field-tables §4 Table 4.8]"

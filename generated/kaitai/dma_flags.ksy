@@ -10,11 +10,11 @@ doc: "Flags of a v5 DMA word. The width of queue_id is a recorded conflict (dma_
 seq:
   - id: tdg
     type: b1
-    doc: "Must be 0 in DMA_IMMEDIATE. Bits 0..=0. [HIGH/OBSERVED; supp-field-tables §3.1]"
+    doc: "Must be 0 in DMA_IMMEDIATE. Bit 0. [HIGH/OBSERVED; supp-field-tables §3.1]"
   - id: wr_done_sync
     type: b1
     enum: sema_sync::sema_sync
-    doc: "Write-done synchronisation. Bits 1..=1. [HIGH/OBSERVED; supp-dge-microop §6.3]"
+    doc: "Write-done synchronisation. Bit 1. [HIGH/OBSERVED; supp-dge-microop §6.3]"
   - id: queue_id
     type: b3
     doc: "DMA queue id, 0..7 (3 bits; the header comment's 4 bits is the conflict dma_flags_queue_id_width). Bits 2..=4. [HIGH/OBSERVED; supp-field-tables §3.2 QUIRK (`queue_id` width)]"

@@ -15,10 +15,10 @@ seq:
     doc: "SRC (gather) / DST (scatter) / SRC_DST (both). Bits 0..=1. [HIGH/OBSERVED; seed-004 §3.1; supp-field-tables §4 Table 4.6]"
   - id: idx_bound_is_err
     type: b1
-    doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif. Bits 2..=2. [HIGH/OBSERVED; seed-004 §3.1; supp-gather-scatter §1.1; supp-field-tables §4 Table 4.6]"
+    doc: "1 = an out-of-bounds index is a hard error; 0 = handled per the bound register's bc_disable_oob_error_notif. Bit 2. [HIGH/OBSERVED; seed-004 §3.1; supp-gather-scatter §1.1; supp-field-tables §4 Table 4.6]"
   - id: non_unique_dst_idx
     type: b1
-    doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD). Bits 3..=3. [HIGH/OBSERVED; seed-004 §3.1; supp-field-tables §4 Table 4.6]"
+    doc: "Allow duplicate scatter targets (scatter-add with compute_op = ADD). Bit 3. [HIGH/OBSERVED; seed-004 §3.1; supp-field-tables §4 Table 4.6]"
   - id: gather_dim
     type: b2
     enum: indirect_dim::indirect_dim

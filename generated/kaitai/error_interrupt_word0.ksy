@@ -11,7 +11,7 @@ seq:
     doc: "The interrupt group. Bits 0..=2. [HIGH/INFERRED; wiki-csr-notific §4.4]"
   - id: n_type
     type: b1
-    doc: "0: interrupt (this reading), 1: warning (the alternative warning_word0). Bits 3..=3. [HIGH/INFERRED; wiki-csr-notific §4.4]"
+    doc: "0: interrupt (this reading), 1: warning (the alternative warning_word0). Bit 3. [HIGH/INFERRED; wiki-csr-notific §4.4]"
   - id: block_id
     type: b10
     doc: "The reporting block. Bits 4..=13. [HIGH/INFERRED; wiki-csr-notific §4.4]"

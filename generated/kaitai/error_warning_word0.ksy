@@ -11,7 +11,7 @@ seq:
     doc: "The warning group (0-2 FIS PMU, 3-4 extended metadata, 5-7 SW-defined). Bits 0..=2. [HIGH/INFERRED; wiki-csr-notific §4.4]"
   - id: n_type
     type: b1
-    doc: "1: warning. Bits 3..=3. [HIGH/INFERRED; wiki-csr-notific §4.4]"
+    doc: "1: warning. Bit 3. [HIGH/INFERRED; wiki-csr-notific §4.4]"
   - id: metadata_0
     type: b4
     doc: "Metadata, 4 bits. Bits 4..=7. [HIGH/INFERRED; wiki-csr-notific §4.4]"

@@ -8,13 +8,13 @@ doc: "What an extended instruction reads and writes, and over how many ports (by
 seq:
   - id: has_read
     type: b1
-    doc: "The instruction issues at least one read tensor. Bits 0..=0. [HIGH/OBSERVED; supp-field-tables §4 Table 4.7]"
+    doc: "The instruction issues at least one read tensor. Bit 0. [HIGH/OBSERVED; supp-field-tables §4 Table 4.7]"
   - id: reserved0
     type: b1
-    doc: "Must be zero. Bits 1..=1. Reserved. [HIGH/OBSERVED; supp-field-tables §4 Table 4.7]"
+    doc: "Must be zero. Bit 1. Reserved. [HIGH/OBSERVED; supp-field-tables §4 Table 4.7]"
   - id: has_write
     type: b1
-    doc: "The instruction issues at least one write tensor. Bits 2..=2. [HIGH/OBSERVED; supp-field-tables §4 Table 4.7]"
+    doc: "The instruction issues at least one write tensor. Bit 2. [HIGH/OBSERVED; supp-field-tables §4 Table 4.7]"
   - id: num_active_ports
     type: b3
     doc: "0 means 8 ports (128 partitions); 1..7 that many ports (16 partitions per port, one Q7 per port from q7[0]). Bits 3..=5. [HIGH/OBSERVED; supp-field-tables §4 Table 4.7]"

@@ -14,10 +14,10 @@ seq:
     doc: "The notification kind; chooses the body. Bits 0..=4. [HIGH/OBSERVED; wiki-csr-notific §4.1]"
   - id: software_queue_overflow
     type: b1
-    doc: "The RAM NQ was full: one or more previous notifications were dropped (set on the lossy overwrite path). Bits 5..=5. [HIGH/OBSERVED; wiki-csr-notific §4.1]"
+    doc: "The RAM NQ was full: one or more previous notifications were dropped (set on the lossy overwrite path). Bit 5. [HIGH/OBSERVED; wiki-csr-notific §4.1]"
   - id: hardware_queue_overflow
     type: b1
-    doc: "A HW NIQ buffer was full: one or more subsequent notifications were dropped. Bits 6..=6. [HIGH/OBSERVED; wiki-csr-notific §4.1]"
+    doc: "A HW NIQ buffer was full: one or more subsequent notifications were dropped. Bit 6. [HIGH/OBSERVED; wiki-csr-notific §4.1]"
   - id: phase
     type: b1
-    doc: "Poll bit: flips on every ring wrap (epoch); an entry is valid when it matches the epoch the consumer expects. Bits 7..=7. [HIGH/OBSERVED; wiki-csr-notific §4.1; wiki-csr-notific §4.3]"
+    doc: "Poll bit: flips on every ring wrap (epoch); an entry is valid when it matches the epoch the consumer expects. Bit 7. [HIGH/OBSERVED; wiki-csr-notific §4.1; wiki-csr-notific §4.3]"

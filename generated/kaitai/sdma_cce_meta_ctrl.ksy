@@ -13,19 +13,19 @@ seq:
     doc: "The op sub-selector, (sub & 7), packed by every encoder. Bits 0..=2. [HIGH/OBSERVED; wiki-cce §2.6; wiki-meta-ctrl §3; wiki-cce §10]"
   - id: unnamed_3
     type: b1
-    doc: "No encoder packs it. Bits 3..=3. No source gives these bits a meaning. [no meaning claimed]"
+    doc: "No encoder packs it. Bit 3. No source gives these bits a meaning. [no meaning claimed]"
   - id: use_const
     type: b1
-    doc: "Use the min/max const operand, or the final flag (the common decode's '[4] use_const / final-flag'). The MIN/MAX encoder packs last here and use_const at bit 5; ADD and GCE pack an unnamed flag. LOW: named from the base constants and argument names. Bits 4..=4. [LOW/INFERRED; wiki-cce §2.6; wiki-cce §10; supp-field-tables §7 Table 7.1]"
+    doc: "Use the min/max const operand, or the final flag (the common decode's '[4] use_const / final-flag'). The MIN/MAX encoder packs last here and use_const at bit 5; ADD and GCE pack an unnamed flag. LOW: named from the base constants and argument names. Bit 4. [LOW/INFERRED; wiki-cce §2.6; wiki-cce §10; supp-field-tables §7 Table 7.1]"
   - id: flag_5
     type: b1
-    doc: "A flag by position (named here for its bit): the MIN/MAX encoder packs use_const here (use_const << 5, and 'use_const FORCES out_dt'); the overlays page calls it the min_max flag that, clear, zeroes the const-dtype (and ADD's fourth argument, 'bit5 (a4)'). LOW. Bits 5..=5. [LOW/INFERRED; wiki-cce §2.6; wiki-meta-ctrl §2]"
+    doc: "A flag by position (named here for its bit): the MIN/MAX encoder packs use_const here (use_const << 5, and 'use_const FORCES out_dt'); the overlays page calls it the min_max flag that, clear, zeroes the const-dtype (and ADD's fourth argument, 'bit5 (a4)'). LOW. Bit 5. [LOW/INFERRED; wiki-cce §2.6; wiki-meta-ctrl §2]"
   - id: write_barrier
     type: b1
-    doc: "Write barrier (wrbar << 6 in the ADD, MIN/MAX and GCE encoders; the FMA encoder packs an unnamed flag). LOW. The kernel's meta_ctrl write_barrier is bit 26 (conflict sdma_cce_w1_overlay). Bits 6..=6. [LOW/INFERRED; wiki-cce §2.6; supp-field-tables §7 Table 7.1]"
+    doc: "Write barrier (wrbar << 6 in the ADD, MIN/MAX and GCE encoders; the FMA encoder packs an unnamed flag). LOW. The kernel's meta_ctrl write_barrier is bit 26 (conflict sdma_cce_w1_overlay). Bit 6. [LOW/INFERRED; wiki-cce §2.6; supp-field-tables §7 Table 7.1]"
   - id: last
     type: b1
-    doc: "Last / notify: set on the final source of a multi-source reduce, which flushes the accumulator to S2M (last << 7 in ADD and GCE, notif << 7 in MIN/MAX). LOW. Bits 7..=7. [LOW/INFERRED; wiki-cce §2.6; wiki-cce §4.1; supp-field-tables §7 Table 7.1]"
+    doc: "Last / notify: set on the final source of a multi-source reduce, which flushes the accumulator to S2M (last << 7 in ADD and GCE, notif << 7 in MIN/MAX). LOW. Bit 7. [LOW/INFERRED; wiki-cce §2.6; wiki-cce §4.1; supp-field-tables §7 Table 7.1]"
   - id: in_dtype
     type: b4
     enum: sdma_dtype::sdma_dtype
@@ -46,7 +46,7 @@ seq:
     doc: "0 in every CCE base word; the kernel's meta_ctrl op has its two low bits here. Bits 23..=24. No source gives these bits a meaning. [no meaning claimed]"
   - id: valid
     type: b1
-    doc: "CCE meta-ctrl VALID, set by every base word: 1 = this is a CCE descriptor. On the kernel's meta_ctrl it is op's top bit, op = CCE (4). Bits 25..=25. [HIGH/OBSERVED; wiki-cce §2.6; supp-field-tables §7 Table 7.1]"
+    doc: "CCE meta-ctrl VALID, set by every base word: 1 = this is a CCE descriptor. On the kernel's meta_ctrl it is op's top bit, op = CCE (4). Bit 25. [HIGH/OBSERVED; wiki-cce §2.6; supp-field-tables §7 Table 7.1]"
   - id: unnamed_26_31
     type: b6
     doc: "Not packed by the meta-ctrl encoders. The FMA descriptor encoder ORs (a10 & 1) << 26 and a8 << 29 into its W1 (wiki-cce §2.3) under argument names only. Bits 26..=31. No source gives these bits a meaning. [no meaning claimed]"

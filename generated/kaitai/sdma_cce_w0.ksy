@@ -11,7 +11,7 @@ seq:
     doc: "Control bits, the write-barrier argument among them; the pages do not place them. Bits 0..=22. No source gives these bits a meaning. [no meaning claimed]"
   - id: has_meta_ctrl
     type: b1
-    doc: "1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. The kernel's len_ctrl META bit. Bits 23..=23. [HIGH/OBSERVED; wiki-cce §2.2; wiki-cce §6; supp-field-tables §7 Table 7.0; supp-consolidated §1.3]"
+    doc: "1 = a META-CTRL word follows in W1 (0x800000); 0 in a plain COPY. The kernel's len_ctrl META bit. Bit 23. [HIGH/OBSERVED; wiki-cce §2.2; wiki-cce §6; supp-field-tables §7 Table 7.0; supp-consolidated §1.3]"
   - id: meta_idx
     type: b8
     doc: "The meta index (meta_idx << 24). Bits 24..=31. [HIGH/OBSERVED; wiki-cce §2.3; supp-field-tables §7 Table 7.0]"

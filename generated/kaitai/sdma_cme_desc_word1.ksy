@@ -20,22 +20,22 @@ seq:
     doc: "Endianness selector: Overlay A's eight byte/bit-swap controls (result / intr-val / src / init), which it does not name one by one. Bits 6..=13. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A]"
   - id: validate_crc
     type: b1
-    doc: "Verify the incoming CRC. Bits 14..=14. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A]"
+    doc: "Verify the incoming CRC. Bit 14. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A]"
   - id: use_stored_crc_iv
     type: b1
-    doc: "Seed the CRC from the cached IV (Overlay A; Overlay B: rsvd). Bits 15..=15. [HIGH/OBSERVED; wiki-udma-desc §Overlay A]"
+    doc: "Seed the CRC from the cached IV (Overlay A; Overlay B: rsvd). Bit 15. [HIGH/OBSERVED; wiki-udma-desc §Overlay A]"
   - id: send_crc
     type: b1
-    doc: "Send the CRC result (Overlay A: send_crc_result). Bits 16..=16. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A]"
+    doc: "Send the CRC result (Overlay A: send_crc_result). Bit 16. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A]"
   - id: store_crc_result
     type: b1
-    doc: "Store the CRC result (Overlay A; Overlay B: rsvd). Bits 17..=17. [HIGH/OBSERVED; wiki-udma-desc §Overlay A]"
+    doc: "Store the CRC result (Overlay A; Overlay B: rsvd). Bit 17. [HIGH/OBSERVED; wiki-udma-desc §Overlay A]"
   - id: store_source_crc
     type: b1
-    doc: "Store the source-side CRC (Overlay A; Overlay B: rsvd). Bits 18..=18. [HIGH/OBSERVED; wiki-udma-desc §Overlay A]"
+    doc: "Store the source-side CRC (Overlay A; Overlay B: rsvd). Bit 18. [HIGH/OBSERVED; wiki-udma-desc §Overlay A]"
   - id: copy_src_data
     type: b1
-    doc: "Also copy the source data (1 in the default). Bits 19..=19. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A; wiki-udma-desc §5]"
+    doc: "Also copy the source data (1 in the default). Bit 19. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A; wiki-udma-desc §5]"
   - id: optype
     type: b3
     enum: sdma_cmetype::sdma_cmetype
@@ -46,13 +46,13 @@ seq:
     doc: "The SDMA op: 2 (CME) in the plain-copy default, which is what is_cme_desc tests ((u16 at meta_ctrl + 2 >> 7) & 7 == 2); the compute op words replace it. Overlay A: ssmae_op. Bits 23..=25. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A; wiki-udma-desc §5; wiki-udma-desc §The default]"
   - id: write_barrier
     type: b1
-    doc: "Write barrier (the WRITE_BARRIER barrier mode; al_sdma_m2s_set_write_barrier is orb $0x4,0x3(%rdi), byte 3 bit 2). Not bit 28, as an earlier draft had it; in len_ctrl the same mask 0x04000000 is FIRST. Bits 26..=26. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §5; wiki-udma-desc §6]"
+    doc: "Write barrier (the WRITE_BARRIER barrier mode; al_sdma_m2s_set_write_barrier is orb $0x4,0x3(%rdi), byte 3 bit 2). Not bit 28, as an earlier draft had it; in len_ctrl the same mask 0x04000000 is FIRST. Bit 26. [HIGH/OBSERVED; wiki-udma-desc §Overlay B; wiki-udma-desc §5; wiki-udma-desc §6]"
   - id: netag0_rsvd_27
     type: b1
-    doc: "Reserved: the low bit of Overlay B's netag0_rsvd [31:27] (Overlay A: rsvd0 [31:26]). Bits 27..=27. Reserved. [HIGH/OBSERVED; wiki-udma-desc §Overlay B]"
+    doc: "Reserved: the low bit of Overlay B's netag0_rsvd [31:27] (Overlay A: rsvd0 [31:26]). Bit 27. Reserved. [HIGH/OBSERVED; wiki-udma-desc §Overlay B]"
   - id: notification
     type: b1
-    doc: "The userspace HAL's notification mask, V4 (MARIANA) only: al_sdma_m2s_set_notification_mask is orb $0x10,0x3(%rdi); the packet build requires it on v4 and refuses it below ('not supported on arch < 4'). The kernel's overlays call the bit reserved (inside netag0_rsvd / rsvd0). In len_ctrl the same mask 0x10000000 is INT_EN. Bits 28..=28. [HIGH/OBSERVED; wiki-udma-desc §5; wiki-udma-desc §Overlay B; wiki-udma-desc §7]"
+    doc: "The userspace HAL's notification mask, V4 (MARIANA) only: al_sdma_m2s_set_notification_mask is orb $0x10,0x3(%rdi); the packet build requires it on v4 and refuses it below ('not supported on arch < 4'). The kernel's overlays call the bit reserved (inside netag0_rsvd / rsvd0). In len_ctrl the same mask 0x10000000 is INT_EN. Bit 28. [HIGH/OBSERVED; wiki-udma-desc §5; wiki-udma-desc §Overlay B; wiki-udma-desc §7]"
   - id: netag0_rsvd_29_31
     type: b3
     doc: "Reserved: the top three bits of Overlay B's netag0_rsvd [31:27]. Bits 29..=31. Reserved. [HIGH/OBSERVED; wiki-udma-desc §Overlay B]"

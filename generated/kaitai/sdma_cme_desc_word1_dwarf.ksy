@@ -14,7 +14,7 @@ seq:
     doc: "Reserved network-tag bits. Bits 0..=4. Reserved. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: write_barrier
     type: b1
-    doc: "Order this BD's write before the next. Bits 5..=5. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
+    doc: "Order this BD's write before the next. Bit 5. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: op
     type: b3
     enum: sdmaop::sdmaop
@@ -25,22 +25,22 @@ seq:
     doc: "The CME operation type (Table 1.3a). Bits 9..=11. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: copy_src_data
     type: b1
-    doc: "Also copy the source payload (CRC + copy). Bits 12..=12. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
+    doc: "Also copy the source payload (CRC + copy). Bit 12. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: store_source_crc
     type: b1
-    doc: "Store the source-side CRC. Bits 13..=13. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
+    doc: "Store the source-side CRC. Bit 13. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: store_crc_result
     type: b1
-    doc: "Write the CRC result back. Bits 14..=14. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
+    doc: "Write the CRC result back. Bit 14. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: send_crc
     type: b1
-    doc: "Append the computed CRC to the stream. Bits 15..=15. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
+    doc: "Append the computed CRC to the stream. Bit 15. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: use_stored_crc_iv
     type: b1
-    doc: "Seed the CRC from the cached IV. Bits 16..=16. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
+    doc: "Seed the CRC from the cached IV. Bit 16. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: validate_crc
     type: b1
-    doc: "Verify the incoming CRC. Bits 17..=17. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
+    doc: "Verify the incoming CRC. Bit 17. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"
   - id: endian_type
     type: b8
     doc: "Endianness selector. Bits 18..=25. [HIGH/CARRIED; supp-field-tables §1 Table 1.2]"

@@ -14,25 +14,25 @@ seq:
     doc: "Unused by M2M (the kernel page). The DWARF tables put network-tag meta here (netag0_meta, md, rsvd_dummy in Table 1.1's byte 2), in the mirrored reading; neither gives these bits a meaning on the kernel's layout. Bits 16..=22. No source gives these bits a meaning. [no meaning claimed]"
   - id: meta
     type: b1
-    doc: "Meta / CME-descriptor marker: set on the meta-descriptor a CME or CRC packet prepends, whose word 0 is (idx << 24) | FIRST | META; the CCE compute descriptors set it too (their 'has meta-control word' bit). The kernel never sets it. Bits 23..=23. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5; wiki-udma-desc §The CME / CRC meta-descriptor word0; wiki-cce §2.2]"
+    doc: "Meta / CME-descriptor marker: set on the meta-descriptor a CME or CRC packet prepends, whose word 0 is (idx << 24) | FIRST | META; the CCE compute descriptors set it too (their 'has meta-control word' bit). The kernel never sets it. Bit 23. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5; wiki-udma-desc §The CME / CRC meta-descriptor word0; wiki-cce §2.2]"
   - id: ring_id
     type: b2
     doc: "The ring id / phase, 0..3 (ring_id << 24, wrapped & 0x3). The firmware's generation/ring tag is these bits (the alternative firmware_gen_tag). A CME/CRC meta-descriptor packs its CME index from bit 24 up instead. Bits 24..=25. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5; wiki-udma-desc §8; supp-field-tables §1 Table 1.1]"
   - id: first
     type: b1
-    doc: "First descriptor of a packet (a single-descriptor copy sets FIRST | LAST). In meta_ctrl the same mask 0x04000000 is write_barrier. Bits 26..=26. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5]"
+    doc: "First descriptor of a packet (a single-descriptor copy sets FIRST | LAST). In meta_ctrl the same mask 0x04000000 is write_barrier. Bit 26. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5]"
   - id: last
     type: b1
-    doc: "Last descriptor of a packet. Bits 27..=27. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5]"
+    doc: "Last descriptor of a packet. Bit 27. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5]"
   - id: int_en
     type: b1
-    doc: "Interrupt on completion (M2S_DESC_INT_EN; S2M_DESC_INT_EN on the Rx descriptor, which the kernel ORs in when set_dst_int). In meta_ctrl the same mask 0x10000000 is notification. Bits 28..=28. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §The S2M (Rx) view; wiki-udma-desc §5]"
+    doc: "Interrupt on completion (M2S_DESC_INT_EN; S2M_DESC_INT_EN on the Rx descriptor, which the kernel ORs in when set_dst_int). In meta_ctrl the same mask 0x10000000 is notification. Bit 28. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §The S2M (Rx) view; wiki-udma-desc §5]"
   - id: strong_order_wr
     type: b1
-    doc: "Rx (s2m) descriptors only: strong-ordered write, the SOW barrier mode. V3+ only: the userspace builder refuses it on SUNDA (v2) ('udma strong ordering not supported in TRN1!', returns -1). The Tx view names no bit 29. Bits 29..=29. [HIGH/OBSERVED; wiki-udma-desc §The S2M (Rx) view; wiki-udma-desc §5; wiki-udma-desc §7]"
+    doc: "Rx (s2m) descriptors only: strong-ordered write, the SOW barrier mode. V3+ only: the userspace builder refuses it on SUNDA (v2) ('udma strong ordering not supported in TRN1!', returns -1). The Tx view names no bit 29. Bit 29. [HIGH/OBSERVED; wiki-udma-desc §The S2M (Rx) view; wiki-udma-desc §5; wiki-udma-desc §7]"
   - id: dmb
     type: b1
-    doc: "Data memory barrier (the DMB barrier mode sets it on the Tx descriptor). Bits 30..=30. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5; wiki-udma-desc §6]"
+    doc: "Data memory barrier (the DMB barrier mode sets it on the Tx descriptor). Bit 30. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5; wiki-udma-desc §6]"
   - id: concat
     type: b1
-    doc: "Concatenate with the next descriptor (a userspace-HAL feature; the kernel has no macro for it and never sets it). Bits 31..=31. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5]"
+    doc: "Concatenate with the next descriptor (a userspace-HAL feature; the kernel has no macro for it and never sets it). Bit 31. [HIGH/OBSERVED; wiki-udma-desc §2 Encoding; wiki-udma-desc §5]"

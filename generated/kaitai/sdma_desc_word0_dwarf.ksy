@@ -11,31 +11,31 @@ seq:
     doc: "Transfer length in bytes of this BD; 0 means 64 KiB (65536). Bits 0..=15. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: md
     type: b1
-    doc: "Byte 2 bit 0; the page gives the name only. Bits 16..=16. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 2 bit 0; the page gives the name only. Bit 16. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: rsvd_dummy
     type: b1
-    doc: "Byte 2 bit 1, named rsvd_dummy (reserved). Bits 17..=17. Reserved. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 2 bit 1, named rsvd_dummy (reserved). Bit 17. Reserved. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: netag0_meta
     type: b6
     doc: "Network-tag meta, byte 2 bits 2..7. Table 1.1 names the whole byte 2 netag0_meta (b8); the descriptor model names the 6-bit field netag0_meta:6, the name used here. Bits 18..=23. [HIGH/CARRIED; supp-field-tables §1 Table 1.1; supp-descriptor-model §3]"
   - id: concatenate
     type: b1
-    doc: "Byte 3 bit 0 (DWARF name). The kernel has RING_ID's low bit here; the firmware writes bit 0 of its generation tag here. Bits 24..=24. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 3 bit 0 (DWARF name). The kernel has RING_ID's low bit here; the firmware writes bit 0 of its generation tag here. Bit 24. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: dmb
     type: b1
-    doc: "Byte 3 bit 1 (DWARF name). The kernel has RING_ID's high bit here. Bits 25..=25. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 3 bit 1 (DWARF name). The kernel has RING_ID's high bit here. Bit 25. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: no_snoop
     type: b1
-    doc: "Byte 3 bit 2 (the kernel's FIRST). Bits 26..=26. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 3 bit 2 (the kernel's FIRST). Bit 26. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: int_en
     type: b1
-    doc: "Byte 3 bit 3: interrupt enable (the kernel's LAST). Bits 27..=27. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 3 bit 3: interrupt enable (the kernel's LAST). Bit 27. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: last
     type: b1
-    doc: "Byte 3 bit 4: last BD of a transfer (the kernel's INT_EN). Bits 28..=28. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 3 bit 4: last BD of a transfer (the kernel's INT_EN). Bit 28. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: first
     type: b1
-    doc: "Byte 3 bit 5: first BD of a transfer (the kernel's Rx STRONG_ORDER_WR). Bits 29..=29. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
+    doc: "Byte 3 bit 5: first BD of a transfer (the kernel's Rx STRONG_ORDER_WR). Bit 29. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"
   - id: ringid
     type: b2
     doc: "Byte 3 bits 6..7: the ring id (DWARF); the kernel has DMB and CONCAT here. Bits 30..=31. [HIGH/CARRIED; supp-field-tables §1 Table 1.1]"

@@ -14,7 +14,7 @@ seq:
     doc: "Reserved. Bits 12..=13. Reserved. [HIGH/OBSERVED; wiki-csr-notific §4.5]"
   - id: infer_program_counter
     type: b1
-    doc: "1: take the PC from the most recent start notification. Bits 14..=14. [HIGH/OBSERVED; wiki-csr-notific §4.5]"
+    doc: "1: take the PC from the most recent start notification. Bit 14. [HIGH/OBSERVED; wiki-csr-notific §4.5]"
   - id: dma_group_id
     type: b1
-    doc: "0: the dma_map bits are engine ids 0-15, 1: 16-31. Bits 15..=15. [HIGH/OBSERVED; wiki-csr-notific §4.5]"
+    doc: "0: the dma_map bits are engine ids 0-15, 1: 16-31. Bit 15. [HIGH/OBSERVED; wiki-csr-notific §4.5]"

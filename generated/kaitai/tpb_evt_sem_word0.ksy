@@ -11,10 +11,10 @@ seq:
     doc: "The event or semaphore index. Bits 0..=7. [HIGH/INFERRED; wiki-csr-notific §4.4]"
   - id: is_semaphore
     type: b1
-    doc: "1: a semaphore, 0: an event. Bits 8..=8. [HIGH/INFERRED; wiki-csr-notific §4.4]"
+    doc: "1: a semaphore, 0: an event. Bit 8. [HIGH/INFERRED; wiki-csr-notific §4.4]"
   - id: double_set_or_clear
     type: b1
-    doc: "A double set or clear (the page gives the name only). Bits 9..=9. [HIGH/INFERRED; wiki-csr-notific §4.4]"
+    doc: "A double set or clear (the page gives the name only). Bit 9. [HIGH/INFERRED; wiki-csr-notific §4.4]"
   - id: event_semaphore_update_mode
     type: b8
     doc: "The update mode (the page gives the name and width only). Bits 10..=17. [HIGH/INFERRED; wiki-csr-notific §4.4]"

@@ -22,7 +22,11 @@
 //! OBSERVED; seed-004 §3.2]`), the constant the encoder writes, the alternative readings,
 //! and what Kaitai cannot say: enumerators that exist only on some architectures, a
 //! word's positional requirement (`follows`), its sub-opcode selector and its rules.
+//!
+//! Beside them, `kaitai/dmaspec_stream.ksy` reads a file of words, each as the word its
+//! opcode names (see [`stream`]).
 
+mod stream;
 mod yaml;
 
 use std::collections::BTreeSet;
@@ -34,13 +38,16 @@ use crate::model::provenance::{Confidence, Evidence};
 use crate::model::*;
 use crate::output::STAMP;
 
-/// Every `.ksy` file: (path under `generated/`, contents), in spec order.
+/// Every `.ksy` file: (path under `generated/`, contents), the types in spec order, then
+/// the stream of words.
 pub fn render(model: &Model) -> Vec<(String, String)> {
-    model
+    let mut files: Vec<_> = model
         .types
         .iter()
         .map(|t| (path(t), file(model, t)))
-        .collect()
+        .collect();
+    files.push(stream::render(model));
+    files
 }
 
 /// The Kaitai id of the type named `name`: its name in lower case.
@@ -69,7 +76,10 @@ fn file(model: &Model, t: &TypeDef) -> String {
         TypeKind::Flags { repr, none, bits } => flags(*repr, none.as_deref(), bits),
         TypeKind::Bitfield { repr, fields } => f.bitfield(*repr, fields),
         TypeKind::Struct { fields, joins, .. } => {
-            let mut body = vec![("seq".to_string(), f.seq(fields, t.size, &|_, _| "no member".to_string()))];
+            let mut body = vec![(
+                "seq".to_string(),
+                f.seq(fields, t.size, &|_, _| "no member".to_string()),
+            )];
             let instances = f.derived(fields, joins);
             if !instances.is_empty() {
                 body.push(("instances".to_string(), Node::Map(instances)));
@@ -192,7 +202,10 @@ impl Ksy<'_> {
                 ("id".to_string(), Node::str(&b.name)),
                 ("type".to_string(), Node::str(format!("b{}", b.width))),
             ];
-            let mut notes = vec![format!("Bits {}..={}.", b.lsb, b.lsb + b.width - 1)];
+            let mut notes = vec![match b.width {
+                1 => format!("Bit {}.", b.lsb),
+                w => format!("Bits {}..={}.", b.lsb, b.lsb + w - 1),
+            }];
             if let BitsType::Named { index, .. } = &b.ty {
                 let t = &self.model.types[*index];
                 let tid = id(&t.name);
@@ -262,10 +275,7 @@ impl Ksy<'_> {
                 out.push((
                     codec_instance(f),
                     Node::map([
-                        (
-                            "value",
-                            Node::str(format!("{0} == 0 ? {v} : {0}", f.name)),
-                        ),
+                        ("value", Node::str(format!("{0} == 0 ? {v} : {0}", f.name))),
                         ("doc", Node::str(doc)),
                     ]),
                 ));
@@ -278,9 +288,7 @@ impl Ksy<'_> {
     /// the arm's fields (`arm`), each arm a local type.
     fn union(&mut self, t: &TypeDef, disc: &Field, variants: &[Variant]) -> Vec<(String, Node)> {
         let mut instances = Vec::new();
-        let mut d = vec![
-            ("pos".to_string(), Node::int(disc.offset as u64)),
-        ];
+        let mut d = vec![("pos".to_string(), Node::int(disc.offset as u64))];
         self.typed(&disc.ty, &mut d);
         d.push(("doc".into(), Node::str(field_doc(disc))));
         instances.push((disc.name.clone(), Node::Map(d)));
@@ -402,10 +410,7 @@ pub fn codec_instance(f: &Field) -> String {
 fn gap_entry(from: usize, to: usize, holds: &str) -> Node {
     Node::map([
         ("size", Node::int((to - from) as u64)),
-        (
-            "doc",
-            Node::str(format!("Bytes {from}..{to}: {holds}.")),
-        ),
+        ("doc", Node::str(format!("Bytes {from}..{to}: {holds}."))),
     ])
 }
 
@@ -451,7 +456,10 @@ fn flags(repr: Int, none: Option<&str>, bits: &[FlagBit]) -> Vec<(String, Node)>
         (
             b.name.to_ascii_lowercase(),
             Node::map([
-                ("value", Node::str(format!("(raw & {}) != 0", 1u64 << b.bit))),
+                (
+                    "value",
+                    Node::str(format!("(raw & {}) != 0", 1u64 << b.bit)),
+                ),
                 ("-orig-id", Node::str(&b.name)),
                 ("doc", Node::str(doc)),
             ]),
@@ -517,7 +525,9 @@ fn member_notes(role: Role, constant: Option<u64>, alternatives: &[Alternative])
         ));
     }
     for a in alternatives {
-        let ty = a.ty.as_ref().map_or(String::new(), |t| format!(" as {}", t.spelling()));
+        let ty =
+            a.ty.as_ref()
+                .map_or(String::new(), |t| format!(" as {}", t.spelling()));
         notes.push(format!(
             "Alternative reading `{}`{ty}: {} {}",
             a.name,
@@ -531,7 +541,9 @@ fn member_notes(role: Role, constant: Option<u64>, alternatives: &[Alternative])
 fn field_doc(f: &Field) -> String {
     let mut notes = Vec::new();
     if let TypeRef::Ascii { len } = f.ty {
-        notes.push(format!("ASCII text, NUL-padded to {len} bytes (read as bytes)."));
+        notes.push(format!(
+            "ASCII text, NUL-padded to {len} bytes (read as bytes)."
+        ));
     }
     if let Some(Codec::ZeroMeans(v)) = f.codec {
         notes.push(format!(
@@ -595,7 +607,13 @@ fn type_doc(model: &Model, t: &TypeDef) -> String {
         }
         notes.extend(member_notes(Role::Data, None, alternatives));
     }
-    if t.is_top_level() && model.rules.sets.iter().any(|s| model.types[s.owner].name == t.name) {
+    if t.is_top_level()
+        && model
+            .rules
+            .sets
+            .iter()
+            .any(|s| model.types[s.owner].name == t.name)
+    {
         notes.push(
             "Its validity rules are not expressed here: `dmaspec validate` checks them."
                 .to_string(),
@@ -617,3 +635,6 @@ fn describe(doc: &str, notes: &[String], prov: String) -> String {
     }
     parts.join(" ")
 }
+
+#[cfg(test)]
+mod tests;

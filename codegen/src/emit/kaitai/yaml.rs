@@ -30,7 +30,9 @@ impl Node {
 /// Kaitai path (`dtype::dtype`) or a decimal integer, which YAML reads back as written;
 /// quoted otherwise.
 fn scalar(s: &str) -> String {
-    let ident = s.trim_start_matches('-').starts_with(|c: char| c.is_ascii_lowercase())
+    let ident = s
+        .trim_start_matches('-')
+        .starts_with(|c: char| c.is_ascii_lowercase())
         && s.chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_:-".contains(c))
         && !s.ends_with(':')
