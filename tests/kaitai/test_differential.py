@@ -83,6 +83,12 @@ def load_parsers():
 PARSER = load_parsers()
 WORDS = {w["name"]: w for w in SPEC["words"]}
 OPCODES = {w["opcode"]["value"] for w in SPEC["words"]}
+# The top-level fields of each word or record whose stored 0 means another value.
+CODECS = {
+    t["name"]: [(f["name"], f["codec"]["zero_means"]) for f in t["fields"] if f["codec"]]
+    for t in SPEC["types"]
+    if t["kind"] == "struct" and t["name"] in {x["name"] for x in SPEC["words"] + SPEC["records"]}
+}
 TOP = {t["name"]: t for t in SPEC["words"] + SPEC["records"]}
 FLAGS = {
     class_name(kaitai_id(t["name"])): t for t in SPEC["types"] if t["kind"] == "flags"
@@ -196,6 +202,11 @@ def compare(obj, arch, data, counts):
     for path, joined in (obj.get("joined") or {}).items():
         ours = at(ks, path)
         c.leaf(path, ours == joined["value"], joined, ours)
+    # A stored 0 that means another value: the `_value` instance beside the stored field.
+    for field, means in CODECS.get(name, []):
+        stored = obj["fields"][field]
+        ours = getattr(ks, f"{field}_value")
+        c.leaf(f"{field}_value", ours == (stored or means), stored, ours)
     want = expected_leaves(TOP[name], c.leaves)
     missing = sorted(want - c.leaves)
     if missing:
