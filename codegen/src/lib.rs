@@ -168,6 +168,7 @@ pub fn generate_with_guide(model: &Model, guide: &[(String, String)]) -> Vec<Art
             files.extend(emit::viewer::render(model));
             files.extend(emit::svd::render(model));
             files.extend(emit::systemrdl::render(model));
+            files.extend(emit::kaitai::render(model));
             files
         });
         let rust = emit::rust::render(model, "crate::runtime");
@@ -175,7 +176,7 @@ pub fn generate_with_guide(model: &Model, guide: &[(String, String)]) -> Vec<Art
             rust,
             others
                 .join()
-                .expect("the C/Markdown/JSON/SVD/SystemRDL emitter thread panicked"),
+                .expect("the C/Markdown/JSON/SVD/SystemRDL/Kaitai emitter thread panicked"),
         )
     });
     let mut files = vec![("rust/dmaspec.rs".to_string(), rust)];

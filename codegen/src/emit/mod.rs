@@ -3,6 +3,7 @@
 
 pub mod c;
 pub mod json;
+pub mod kaitai;
 pub mod markdown;
 pub mod rust;
 pub mod schema;
