@@ -137,7 +137,10 @@ fn packaged_readme_links_only_to_absolute_urls() {
         "`{readme}` is not in the manifest's `include`: the package would not hold it"
     );
     let text = std::fs::read_to_string(root().join(readme)).unwrap();
-    assert!(!link_targets(&text).is_empty(), "{readme} links to the docs");
+    assert!(
+        !link_targets(&text).is_empty(),
+        "{readme} links to the docs"
+    );
     let relative = relative_links(&text);
     assert!(
         relative.is_empty(),

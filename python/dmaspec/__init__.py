@@ -80,7 +80,7 @@ Arch = Literal[
 ARCHS: tuple[str, ...] = tuple(_native.archs())
 
 # Each spelling `Arch` allows, to the name the library takes.
-_SPELLINGS = {spelled: spelled.lower() for spelled in get_args(Arch)}
+_SPELLINGS: dict[str, str] = {spelled: spelled.lower() for spelled in get_args(Arch)}
 
 #: Raw words (``bytes``, ``bytearray``, or any buffer of bytes: ``memoryview``, a NumPy
 #: array, ``mmap``) or hex text (``str``, the syntax of ``decode --hex``: hex digits,
@@ -107,7 +107,7 @@ _PATH_LIKE = re.compile(r"\A[^\n#]*(?:[/\\][^\n#]*|\.[A-Za-z][A-Za-z0-9]{0,7})\Z
 
 
 def _arch(arch: object) -> str:
-    """The architecture's name as the library spells it (names are case-insensitive)."""
+    """The architecture's name as the library spells it, from a spelling ``Arch`` lists."""
     if not isinstance(arch, str):
         raise TypeError(f"arch: expected a str, one of {', '.join(ARCHS)}; not {type(arch).__name__}")
     # Any other spelling goes on as it is: the library's error names it and the valid ones.

@@ -304,7 +304,9 @@ fn scan_records(
     for (index, bytes) in stream.chunks_exact(meta.size).enumerate() {
         let mut record = None;
         scan.item(index, bytes, &all, |probe| {
-            match record.get_or_insert_with(|| Record::decode(meta.name, bytes).and_then(Result::ok)) {
+            match record
+                .get_or_insert_with(|| Record::decode(meta.name, bytes).and_then(Result::ok))
+            {
                 Some(r) => {
                     r.visit(probe, arch);
                     true

@@ -5,8 +5,8 @@
 //! read. Reading the stream costs a dispatch per word (the opcode tables, the extension
 //! rule), not the walk over every field.
 
-use dmaspec::stream::{Decoded, Decoder, Leads, WORD_SIZE};
 use dmaspec::runtime::record::RecordMeta;
+use dmaspec::stream::{Decoded, Decoder, Leads, WORD_SIZE};
 use dmaspec::{Arch, Word as Layout, WordMeta};
 use dmaspec_cli::records::{decode_one, record_json};
 use dmaspec_cli::shape::instruction_json;
@@ -132,7 +132,13 @@ impl Word {
     }
 
     /// Record `index` of a stream of `meta`'s, `bytes` (`meta.size` of them) at byte `offset`.
-    pub fn record(meta: &'static RecordMeta, bytes: &[u8], index: usize, offset: usize, arch: Arch) -> Self {
+    pub fn record(
+        meta: &'static RecordMeta,
+        bytes: &[u8],
+        index: usize,
+        offset: usize,
+        arch: Arch,
+    ) -> Self {
         Word {
             body: Body::Record {
                 meta,
@@ -144,7 +150,6 @@ impl Word {
             object: PyOnceLock::new(),
         }
     }
-
 
     /// `decode --json`'s object of this word, `bytes` read as `kind`.
     pub fn word_json(&self, bytes: &[u8; WORD_SIZE], kind: &Kind) -> Json {
@@ -337,7 +342,9 @@ impl Word {
             }
             Body::Record { meta, .. } => format!("{} record", meta.name),
         };
-        let head: String = self.body.bytes()
+        let head: String = self
+            .body
+            .bytes()
             .iter()
             .take(8)
             .map(|b| format!("{b:02x}"))
