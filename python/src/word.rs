@@ -102,8 +102,9 @@ impl Body {
     }
 }
 
-/// One decoded word of a stream: a read-only mapping equal to `decode --json`'s object
-/// for it, built on first use of a key beyond `index`, `offset`, `opcode` and `struct`.
+/// One decoded word (or record) of a stream: a read-only mapping equal to `decode --json`'s
+/// object for it, built on first use of a key beyond `index`, `offset`, `opcode` (a word's)
+/// and `struct`.
 #[pyclass(frozen, module = "dmaspec._native")]
 pub struct Word {
     pub body: Body,
