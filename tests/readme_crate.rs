@@ -1,7 +1,8 @@
 //! The book's crate examples (docs/guide/crate.md "Using the crate", the register doorbell in
 //! docs/guide/registers.md), built and run as
 //! a downstream crate would: each its own package, depending on dmaspec by path with
-//! `default-features = false`.
+//! `default-features = false`; and the README crates.io shows (the manifest's `readme`),
+//! whose links must resolve there.
 
 mod common;
 
@@ -16,10 +17,14 @@ fn readme_block(page: &str, heading: &str) -> String {
     let at = readme
         .find(heading)
         .unwrap_or_else(|| panic!("no `{heading}`"));
-    let body = &readme[at..];
-    let start = body.find("```rust\n").expect("a rust block") + "```rust\n".len();
-    let len = body[start..].find("```").expect("the block ends");
-    body[start..start + len].to_string()
+    first_rust_block(&readme[at..]).to_string()
+}
+
+/// The body of the first ```rust block of `markdown`.
+fn first_rust_block(markdown: &str) -> &str {
+    let start = markdown.find("```rust\n").expect("a rust block") + "```rust\n".len();
+    let len = markdown[start..].find("```").expect("the block ends");
+    &markdown[start..start + len]
 }
 
 fn write(path: &Path, text: &str) {
@@ -81,4 +86,76 @@ fn doorbell_example_is_examples_doorbell_and_rings_queue_3() {
     // 0x1000 + 3*0x1000 + 0x38.
     let text = run_downstream("readme-doorbell", "registers.md", "## Ringing a doorbell");
     assert_eq!(text, "doorbell at 0x4038 rang with 4 descriptors\n");
+}
+
+/// The targets of `markdown`'s links and images: inline (`[text](target)`, `![alt](target)`),
+/// reference definitions (`[name]: target`) and HTML attributes (`src="…"`, `href="…"`).
+fn link_targets(markdown: &str) -> Vec<&str> {
+    let mut found = Vec::new();
+    for (at, _) in markdown.match_indices("](") {
+        let rest = &markdown[at + 2..];
+        if let Some(end) = rest.find(')') {
+            found.push(rest[..end].split_whitespace().next().unwrap_or(""));
+        }
+    }
+    for line in markdown.lines() {
+        let line = line.trim_start();
+        if line.starts_with('[')
+            && let Some(end) = line.find("]:")
+        {
+            found.push(line[end + 2..].split_whitespace().next().unwrap_or(""));
+        }
+    }
+    for attr in ["src=\"", "href=\""] {
+        for (at, _) in markdown.match_indices(attr) {
+            let rest = &markdown[at + attr.len()..];
+            found.push(&rest[..rest.find('"').unwrap_or(rest.len())]);
+        }
+    }
+    found
+}
+
+/// Links crates.io cannot follow: all but absolute `https://` ones (it shows the README
+/// without the repository around it).
+fn relative_links(markdown: &str) -> Vec<&str> {
+    link_targets(markdown)
+        .into_iter()
+        .filter(|t| !t.starts_with("https://"))
+        .collect()
+}
+
+#[test]
+fn packaged_readme_links_only_to_absolute_urls() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let readme = manifest
+        .lines()
+        .find_map(|l| l.strip_prefix("readme = \""))
+        .and_then(|v| v.strip_suffix('"'))
+        .expect("the manifest names its crates.io README (`readme = \"…\"`)");
+    assert!(
+        manifest.contains(&format!("\"/{readme}\"")),
+        "`{readme}` is not in the manifest's `include`: the package would not hold it"
+    );
+    let text = std::fs::read_to_string(root().join(readme)).unwrap();
+    assert!(
+        !link_targets(&text).is_empty(),
+        "{readme} links to the docs"
+    );
+    let relative = relative_links(&text);
+    assert!(
+        relative.is_empty(),
+        "{readme} has links crates.io cannot follow (make them https:// ones): {relative:?}"
+    );
+    // The repository's README links into the repository: the check above would refuse it.
+    let repo = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(relative_links(&repo).contains(&"assets/viewer.png"));
+}
+
+#[test]
+fn packaged_readme_example_is_the_books() {
+    let readme = std::fs::read_to_string(root().join("docs/crates-io.md")).unwrap();
+    assert!(
+        first_rust_block(&readme) == readme_block("crate.md", "# Using the crate"),
+        "the example of docs/crates-io.md is not docs/guide/crate.md's `Using the crate` (which this file builds and runs): copy it"
+    );
 }

@@ -32,12 +32,18 @@ from typing import (
     Tuple,
     Union,
     cast,
+    get_args,
     overload,
 )
 
-from . import _native, errors
-from ._native import Word
-from .errors import DmaspecWarning, EncodeError, Error, InputError, LowerError, UsageError
+from . import _native
+from ._native import Word as Word
+from .errors import DmaspecWarning as DmaspecWarning
+from .errors import EncodeError as EncodeError
+from .errors import Error as Error
+from .errors import InputError as InputError
+from .errors import LowerError as LowerError
+from .errors import UsageError as UsageError
 
 if TYPE_CHECKING:
     import numpy
@@ -58,13 +64,23 @@ else:
 
 __all__ = ["ARCHS", "Arch", "Data", "Word", "decode", "decode_file", "iter_decode", "encode"]
 __all__ += ["validate", "lower", "explain", "spec", "column", "columns", "Columns"]
-__all__ += [*errors.__all__]
+# Spelled out (not `errors.__all__`): mypy --strict sees only a literal list as exports.
+__all__ += ["Error", "InputError", "UsageError", "EncodeError", "LowerError", "DmaspecWarning"]
 
-#: An architecture's name (any case is accepted: ``"Cayman"`` is ``"cayman"``).
-Arch = Literal["sunda", "cayman", "mariana", "maverick"]
+#: An architecture's name: as ``--arch`` takes it, capitalised, or in capitals (``"cayman"``,
+#: ``"Cayman"``, ``"CAYMAN"``). The calls take these spellings and no other.
+Arch = Literal[
+    "sunda", "Sunda", "SUNDA",
+    "cayman", "Cayman", "CAYMAN",
+    "mariana", "Mariana", "MARIANA",
+    "maverick", "Maverick", "MAVERICK",
+]  # fmt: skip
 
 #: The architectures' names, as ``--arch`` takes them.
 ARCHS: tuple[str, ...] = tuple(_native.archs())
+
+# Each spelling `Arch` allows, to the name the library takes.
+_SPELLINGS: dict[str, str] = {spelled: spelled.lower() for spelled in get_args(Arch)}
 
 #: Raw words (``bytes``, ``bytearray``, or any buffer of bytes: ``memoryview``, a NumPy
 #: array, ``mmap``) or hex text (``str``, the syntax of ``decode --hex``: hex digits,
@@ -77,7 +93,8 @@ if TYPE_CHECKING:
 else:
     Data = Union[str, Buffer]
 
-#: One instruction (or record): ``decode --json``'s object, a :class:`Word` for a word.
+#: One instruction (or record): ``decode --json``'s object (a :class:`Word` as decoded), or a
+#: dict.
 Instruction = Mapping[str, Any]
 
 collections.abc.Mapping.register(Word)
@@ -90,12 +107,11 @@ _PATH_LIKE = re.compile(r"\A[^\n#]*(?:[/\\][^\n#]*|\.[A-Za-z][A-Za-z0-9]{0,7})\Z
 
 
 def _arch(arch: object) -> str:
-    """The architecture's name as the library spells it (names are case-insensitive)."""
+    """The architecture's name as the library spells it, from a spelling ``Arch`` lists."""
     if not isinstance(arch, str):
         raise TypeError(f"arch: expected a str, one of {', '.join(ARCHS)}; not {type(arch).__name__}")
-    low = arch.lower()
-    # An unknown name goes on as it is: the library's error names it and the valid ones.
-    return low if low in ARCHS else arch
+    # Any other spelling goes on as it is: the library's error names it and the valid ones.
+    return _SPELLINGS.get(arch, arch)
 
 
 def _looks_like_hex(raw: bytes | bytearray) -> bool:
@@ -143,11 +159,18 @@ def _path_hint(data: object) -> Iterator[None]:
         raise
 
 
+def _plain(value: object) -> dict[str, Any]:
+    """A :class:`Word` (decode's record or word, nested in a document) as JSON writes it."""
+    if isinstance(value, Word):
+        return value.to_dict()
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
 def _dumps(value: Any, what: str, fail: Callable[[str], Error] = InputError) -> str:
     """``value`` as the JSON text the CLI would read from a file; ``fail(message)`` is the
     exception when it has no such text."""
     try:
-        return _json.dumps(value)
+        return _json.dumps(value, default=_plain)
     except (TypeError, ValueError) as e:
         raise fail(f"{what}: {e}") from e
 
@@ -159,9 +182,9 @@ def decode(
     struct): ``decode --json``'s ``instructions`` (``records``), with the alternatives,
     joined values and violations of each.
 
-    Each word is a :class:`Word`: a read-only mapping equal to the CLI's object, which it
-    builds when first read beyond ``index``, ``offset``, ``opcode`` and ``struct``
-    (``w.to_dict()`` is a plain ``dict``). Records are dicts.
+    Each word (record) is a :class:`Word`: a read-only mapping equal to the CLI's object,
+    which it builds when first read beyond ``index``, ``offset``, ``opcode`` (a word's) and
+    ``struct`` (``w.to_dict()`` is a plain ``dict``).
 
     ``data`` as bytes is raw words; bytes that are all hex text raise :class:`InputError`
     unless ``hex=True`` (read them as hex) or ``hex=False`` (raw words all the same). Raises
@@ -169,7 +192,7 @@ def decode(
     unknown architecture or struct, ``TypeError`` for data that is no buffer nor ``str``.
     """
     with _path_hint(data):
-        return cast("list[Word]", _native.decode(_data(data, hex), _arch(arch), struct))
+        return _native.decode(_data(data, hex), _arch(arch), struct)
 
 
 def decode_file(
@@ -190,7 +213,7 @@ def iter_decode(
     *,
     hex: bool | None = None,
     struct: str | None = None,
-) -> Iterator[Instruction]:
+) -> Iterator[Word]:
     """Decode a stream read from ``source`` (anything with ``read(n)``: a binary or text
     file) one word at a time, in constant memory: the same objects as :func:`decode`. A
     file object that reads ``str`` is hex text; one that reads ``bytes`` is raw words
@@ -211,7 +234,7 @@ def iter_decode(
         data = _data(cast(Data, source), hex)
         fileobj = io.StringIO(data) if isinstance(data, str) else io.BytesIO(data)
         hex = None
-    return cast("Iterator[Instruction]", _native.DecodeStream(fileobj, _arch(arch), hex, struct))
+    return _native.DecodeStream(fileobj, _arch(arch), hex, struct)
 
 
 def encode(
@@ -434,7 +457,9 @@ def column(
     arm's field only where that arm is chosen), in stream order, as a NumPy array of the
     field's width (``uint8`` … ``int64``), or an ``array.array`` when NumPy is not
     installed or ``numpy=False``. With ``with_index=True``: ``(indices, values)``, the word
-    index of each.
+    index of each. A record's field (``"NOTIFICATION.timestamp.low"``) reads ``data`` as a
+    stream of those records (as ``decode(data, struct="NOTIFICATION")``), every record
+    showing it.
     """
     with _path_hint(data):
         signed, size, values, indices = _native.column(_data(data), path, _arch(arch))
@@ -468,7 +493,7 @@ class Columns(Mapping[str, "Column"]):
         return len(self._values)
 
     def index(self, path: str) -> Column:
-        """The word index of each of ``path``'s values."""
+        """The word (record) index of each of ``path``'s values."""
         return self._index[path]
 
     def __repr__(self) -> str:
@@ -481,11 +506,16 @@ class Columns(Mapping[str, "Column"]):
         column per path: integers (a nullable ``UInt16`` … where some rows lack the field),
         an enum as a categorical of its enumerators' names (a value no enumerator has: its
         number, as text)."""
-        import numpy as np
-        import pandas as pd
+        try:
+            import numpy as np
+            import pandas as pd
+        except ImportError as e:
+            raise ImportError(
+                f"to_pandas needs NumPy and pandas ({e}): pip install 'dmaspec[pandas]' installs both"
+            ) from e
 
         spec_ = _spec_cached()
-        words = {w["name"]: w for w in spec_["words"]}
+        words = {w["name"]: w for w in [*spec_["words"], *spec_["records"]]}
         types = {t["name"]: t for t in spec_["types"]}
         at = {p: np.asarray(self._index[p], dtype=np.uint64) for p in self._values}
         longest = max(at.values(), key=len, default=np.zeros(0, np.uint64))
@@ -544,8 +574,8 @@ def _spec_cached() -> dict[str, Any]:
 
 
 def columns(data: Data, paths: Iterable[str], arch: Arch = "cayman", *, numpy: bool | None = None) -> Columns:
-    """Several fields (paths as :func:`column` takes them, of one word kind or of several)
-    read in one pass over the stream: a :class:`Columns` mapping each path to its values,
+    """Several fields (paths as :func:`column` takes them, of one word kind or of several, or
+    of one record) read in one pass over the stream: a :class:`Columns` mapping each path to its values,
     with ``index(path)`` and ``to_pandas()``. A ``str`` is one path (not its letters)."""
     paths = [paths] if isinstance(paths, str) else list(paths)
     with _path_hint(data):

@@ -1,21 +1,27 @@
-//! `column`: one field of every word of one struct across a stream, as a packed array,
-//! for trace analysis. The value is the one `decode --json` shows for the field (as stored:
+//! `column`: one field of every word of one struct across a stream (or of every record of a
+//! stream of records), as a packed array, for trace analysis. The value is the one `decode --json` shows for the field (as stored:
 //! an enum's or a flag set's `raw`, a `*_elem_size` of 0 as 0).
 
 use dmaspec::runtime::meta::{FieldMeta, LeafMeta};
+use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
-use dmaspec::stream::{Decoder, WORD_SIZE, trailing_partial};
+use dmaspec::stream::{Decoder, WORD_SIZE};
+use dmaspec::words::{RECORDS, Record};
 use dmaspec::{Arch, WORDS, Word as Layout};
 use dmaspec_cli::CliError;
+use dmaspec_cli::records::Records;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
 use crate::convert::{Data, arch};
 use crate::errors::raise;
 
-/// The field a column reads: a leaf of one word, or one element of an array leaf.
+/// The field a column reads: a leaf of one word or record, or one element of an array leaf.
 struct Target {
+    /// The word's or record's name.
     word: &'static str,
+    /// The record it is a field of (`None`: a word's).
+    record: Option<&'static RecordMeta>,
     leaf: &'static LeafMeta,
     /// Absolute byte offset of the value (the element's, for an array).
     offset: usize,
@@ -31,7 +37,7 @@ impl Target {
     /// The value in `word` as the walk gives it, read straight from the bytes: for a leaf
     /// outside union arms, which every word of its struct shows (the walk costs ~5x more,
     /// most of it naming enumerators the column does not use).
-    fn read(&self, word: &[u8; 64]) -> u64 {
+    fn read(&self, word: &[u8]) -> u64 {
         let stored = word[self.offset..self.offset + self.size]
             .iter()
             .rev()
@@ -64,11 +70,16 @@ fn target(path: &str) -> Result<Target, CliError> {
              (`DMA_DIRECT2D.src_num_elem[0]`)"
         ));
     };
-    let Some(meta) = WORDS.iter().find(|w| w.name == word) else {
-        let names: Vec<&str> = WORDS.iter().map(|w| w.name).collect();
+    let (name, leaves, record) = if let Some(w) = WORDS.iter().find(|w| w.name == word) {
+        (w.name, w.leaves, None)
+    } else if let Some(r) = RECORDS.iter().find(|r| r.name == word) {
+        (r.name, r.leaves, Some(r))
+    } else {
+        let names = |n: &mut dyn Iterator<Item = &str>| n.collect::<Vec<_>>().join(", ");
         return usage(format!(
-            "`{word}` is not a word (words: {})",
-            names.join(", ")
+            "`{word}` is not a word or a record (words: {}; records: {})",
+            names(&mut WORDS.iter().map(|w| w.name)),
+            names(&mut RECORDS.iter().map(|r| r.name)),
         ));
     };
     let (base, index) = match field.strip_suffix(']').and_then(|f| f.rsplit_once('[')) {
@@ -78,8 +89,8 @@ fn target(path: &str) -> Result<Target, CliError> {
         },
         None => (field, None),
     };
-    let Some(leaf) = meta.leaves.iter().find(|l| l.path == base) else {
-        let paths: Vec<&str> = meta.leaves.iter().map(|l| l.path).collect();
+    let Some(leaf) = leaves.iter().find(|l| l.path == base) else {
+        let paths: Vec<&str> = leaves.iter().map(|l| l.path).collect();
         return usage(format!(
             "{word} has no field `{base}` (fields: {})",
             paths.join(", ")
@@ -121,7 +132,8 @@ fn target(path: &str) -> Result<Target, CliError> {
     let width = leaf.bits.map_or(size as u32 * 8, |(_, w)| w);
     let digits = leaf.type_name.strip_prefix('i').unwrap_or("");
     Ok(Target {
-        word: meta.name,
+        word: name,
+        record,
         leaf,
         offset,
         size,
@@ -179,25 +191,76 @@ impl Visitor for Probe<'_> {
     }
 }
 
-/// The columns of the whole words `stream`, one per target, in one pass: (word indices,
-/// values as u64 bit patterns) each.
-fn scan(stream: &[u8], arch: Arch, targets: &[Target]) -> Vec<(Vec<u64>, Vec<u64>)> {
+/// The columns of a stream, one per target, as they are read: (item indices, values as
+/// u64 bit patterns) each.
+struct Scan<'t> {
+    targets: &'t [Target],
+    probes: Vec<Probe<'t>>,
+    out: Vec<(Vec<u64>, Vec<u64>)>,
+}
+
+impl<'t> Scan<'t> {
+    fn new(targets: &'t [Target]) -> Self {
+        let probes = targets
+            .iter()
+            .map(|t| Probe {
+                target: t,
+                path: t
+                    .leaf
+                    .path
+                    .split('.')
+                    .map(|seg| seg.split_once('[').map_or(seg, |(name, _)| name))
+                    .collect(),
+                open: Vec::new(),
+                found: None,
+            })
+            .collect();
+        let out = targets.iter().map(|_| Default::default()).collect();
+        Scan {
+            targets,
+            probes,
+            out,
+        }
+    }
+
+    /// The `wanted` targets' values in item `index` (`bytes`, a word or record they are
+    /// fields of). `walk` visits its decoding with a probe, false when it does not decode;
+    /// it is called only for a leaf in a union arm, which the walk shows only where the arm
+    /// is chosen: any other is read straight from the bytes, ~4x faster.
+    fn item(
+        &mut self,
+        index: usize,
+        bytes: &[u8],
+        wanted: &[usize],
+        mut walk: impl FnMut(&mut Probe) -> bool,
+    ) {
+        for &i in wanted {
+            let t = &self.targets[i];
+            let value = if t.leaf.variant.is_none() {
+                t.read(bytes)
+            } else {
+                let probe = &mut self.probes[i];
+                probe.found = None;
+                probe.open.clear();
+                if !walk(probe) {
+                    continue;
+                }
+                match probe.found {
+                    Some(Value::Signed(v)) => v as u64,
+                    Some(Value::Unsigned(u)) => u,
+                    _ => continue,
+                }
+            };
+            self.out[i].1.push(value);
+            self.out[i].0.push(index as u64);
+        }
+    }
+}
+
+/// The columns of the whole words `stream`, in one pass.
+fn scan_words(stream: &[u8], arch: Arch, targets: &[Target]) -> Vec<(Vec<u64>, Vec<u64>)> {
     let mut decoder = Decoder::new(arch);
-    let mut out: Vec<(Vec<u64>, Vec<u64>)> = targets.iter().map(|_| Default::default()).collect();
-    let mut probes: Vec<Probe> = targets
-        .iter()
-        .map(|t| Probe {
-            target: t,
-            path: t
-                .leaf
-                .path
-                .split('.')
-                .map(|seg| seg.split_once('[').map_or(seg, |(name, _)| name))
-                .collect(),
-            open: Vec::new(),
-            found: None,
-        })
-        .collect();
+    let mut scan = Scan::new(targets);
     // The targets of each word named, so a word is looked at once whatever their number.
     let mut by_word: Vec<(&'static str, Vec<usize>)> = Vec::new();
     for (i, t) in targets.iter().enumerate() {
@@ -208,7 +271,7 @@ fn scan(stream: &[u8], arch: Arch, targets: &[Target]) -> Vec<(Vec<u64>, Vec<u64
     }
     for (index, bytes) in stream.as_chunks::<WORD_SIZE>().0.iter().enumerate() {
         // The word's kind is all a leaf outside union arms needs (every word of its struct
-        // shows it), not its decoding, which costs ~4x as much.
+        // shows it), not its decoding.
         let Some(meta) = decoder.push_meta(bytes) else {
             continue;
         };
@@ -216,44 +279,94 @@ fn scan(stream: &[u8], arch: Arch, targets: &[Target]) -> Vec<(Vec<u64>, Vec<u64
             continue;
         };
         let mut word = None;
-        for &i in wanted {
-            let t = &targets[i];
-            let value = if t.leaf.variant.is_none() {
-                t.read(bytes)
-            } else {
-                // Inside a union arm: the walk shows the leaf only where the arm is chosen.
-                let Some(w) = *word.get_or_insert_with(|| Layout::decode(bytes, arch)) else {
-                    continue;
-                };
-                let probe = &mut probes[i];
-                probe.found = None;
-                probe.open.clear();
-                w.visit(probe, arch);
-                match probe.found {
-                    Some(Value::Signed(v)) => v as u64,
-                    Some(Value::Unsigned(u)) => u,
-                    _ => continue,
+        scan.item(index, bytes, wanted, |probe| {
+            match word.get_or_insert_with(|| Layout::decode(bytes, arch)) {
+                Some(w) => {
+                    w.visit(probe, arch);
+                    true
                 }
-            };
-            out[i].1.push(value);
-            out[i].0.push(index as u64);
-        }
+                None => false,
+            }
+        });
     }
-    out
+    scan.out
 }
 
-/// The raw words of `data`: its bytes when they are whole words, else (hex text, or a
-/// trailing partial word and the CLI's error for it) what the word reader reads.
-fn raw_words(data: &Data) -> Result<std::borrow::Cow<'_, [u8]>, CliError> {
+/// The columns of the whole records of `meta` `stream`, in one pass.
+fn scan_records(
+    stream: &[u8],
+    meta: &'static RecordMeta,
+    arch: Arch,
+    targets: &[Target],
+) -> Vec<(Vec<u64>, Vec<u64>)> {
+    let mut scan = Scan::new(targets);
+    let all: Vec<usize> = (0..targets.len()).collect();
+    for (index, bytes) in stream.chunks_exact(meta.size).enumerate() {
+        let mut record = None;
+        scan.item(index, bytes, &all, |probe| {
+            match record
+                .get_or_insert_with(|| Record::decode(meta.name, bytes).and_then(Result::ok))
+            {
+                Some(r) => {
+                    r.visit(probe, arch);
+                    true
+                }
+                None => false,
+            }
+        });
+    }
+    scan.out
+}
+
+/// What a stream holds for `targets`: words (`None`), or records of one struct; a usage
+/// error when they name both, or two records.
+fn stream_of(targets: &[Target]) -> Result<Option<&'static RecordMeta>, CliError> {
+    let mut kinds = targets.iter().map(|t| (t.word, t.record));
+    let Some(first) = kinds.next() else {
+        return Ok(None);
+    };
+    match kinds.find(|other| other.1 != first.1) {
+        None => Ok(first.1),
+        Some(other) => {
+            let (record, other_name) = match (first.1, other.1) {
+                (Some(r), _) => (r.name, other.0),
+                (None, _) => (other.0, first.0),
+            };
+            Err(CliError::Usage(format!(
+                "`{record}` and `{other_name}`: a stream holds words or records of one struct \
+                 (`{record}` records are read from a stream of them alone)"
+            )))
+        }
+    }
+}
+
+/// The raw items of `data`: its bytes when they are whole words (records of `record`),
+/// else (hex text, or a trailing partial item and the CLI's error for it) what the reader
+/// reads.
+fn raw_items<'d>(
+    data: &'d Data,
+    record: Option<&'static RecordMeta>,
+) -> Result<std::borrow::Cow<'d, [u8]>, CliError> {
+    let size = record.map_or(WORD_SIZE, |r| r.size);
     if let Data::Raw(bytes) = data
-        && trailing_partial(bytes.len()).is_none()
+        && bytes.len().is_multiple_of(size)
     {
         return Ok(bytes[..].into());
     }
-    let mut words = data.words();
     let mut all = Vec::new();
-    while let Some(w) = words.next_word().map_err(CliError::Input)? {
-        all.extend_from_slice(&w);
+    match record {
+        None => {
+            let mut words = data.words();
+            while let Some(w) = words.next_word().map_err(CliError::Input)? {
+                all.extend_from_slice(&w);
+            }
+        }
+        Some(meta) => {
+            let mut records = Records::new(data.words(), meta);
+            while let Some((_, _, buf)) = records.next_record()? {
+                all.extend_from_slice(buf);
+            }
+        }
     }
     Ok(all.into())
 }
@@ -292,8 +405,12 @@ fn columns_of<'py>(
         .map(|p| target(p))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| raise(py, e))?;
-    let stream = raw_words(&data).map_err(|e| raise(py, e))?;
-    let found = py.detach(|| scan(&stream, arch, &targets));
+    let record = stream_of(&targets).map_err(|e| raise(py, e))?;
+    let stream = raw_items(&data, record).map_err(|e| raise(py, e))?;
+    let found = py.detach(|| match record {
+        None => scan_words(&stream, arch, &targets),
+        Some(meta) => scan_records(&stream, meta, arch, &targets),
+    });
     Ok(targets
         .iter()
         .zip(found)

@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 
 use crate::convert::arch;
 use crate::errors::{bad_list, raise};
-use crate::word::Word;
+use crate::word::{Body, Word};
 
 #[pyclass(unsendable, module = "dmaspec._native")]
 pub struct Encoder {
@@ -57,14 +57,15 @@ impl Encoder {
     /// False (nothing fed) when its object was built: feed that instead.
     fn word(&mut self, py: Python<'_>, word: &Bound<'_, Word>) -> bool {
         let w = word.get();
-        if w.built(py) {
+        // A record is encoded from its object, with the other records of its `struct=`.
+        let (false, Body::Word { bytes, kind }) = (w.built(py), &w.body) else {
             return false;
-        }
-        self.out.extend_from_slice(&w.bytes);
+        };
+        self.out.extend_from_slice(bytes);
         let same_arch = w.arch == self.arch;
-        self.check(&w.bytes, |here| {
+        self.check(bytes, |here| {
             // Read here as it was read when decoded: its object declares what it has.
-            (!(same_arch && w.kind.reads_as(here))).then(|| w.json())
+            (!(same_arch && kind.reads_as(here))).then(|| w.word_json(bytes, kind))
         });
         true
     }

@@ -1,5 +1,5 @@
 //! Decoding a stream one item at a time into `decode --json`'s objects (lazy words, or
-//! record dicts): all of it for `decode`, item by item from a file object for
+//! lazy records): all of it for `decode`, item by item from a file object for
 //! `iter_decode` (constant memory).
 
 use std::cell::RefCell;
@@ -13,13 +13,13 @@ use dmaspec_cli::input::WordReader;
 use dmaspec_cli::records::{self, Records};
 use pyo3::prelude::*;
 
-use crate::convert::{arch, to_py};
+use crate::convert::arch;
 use crate::errors::raise;
 use crate::reader::PyReader;
 use crate::word::Word;
 
 /// The items of one stream, as `decode --json` prints them: words (lazy [`Word`]s), or
-/// records of one struct (dicts).
+/// records of one struct (lazy [`Word`]s too).
 pub struct Items<'a> {
     arch: Arch,
     stream: Stream<'a>,
@@ -62,9 +62,8 @@ impl<'a> Items<'a> {
                 else {
                     return Ok(None);
                 };
-                let r = records::decode_one(meta, buf).map_err(|e| raise(py, e))?;
-                let v = records::record_json(index, offset, buf, &r, self.arch);
-                to_py(py, &v).map(Some)
+                let record = Word::record(meta, buf, index, offset, self.arch);
+                Ok(Some(Bound::new(py, record)?.into_any()))
             }
         }
     }

@@ -50,8 +50,8 @@ mod _native {
         dmaspec::DICTIONARY
     }
 
-    /// `decode --json`'s `instructions` as lazy words (or, with `record`, `records` as
-    /// dicts).
+    /// `decode --json`'s `instructions` as lazy words (or, with `record`, `records` as lazy
+    /// records).
     #[pyfunction]
     #[pyo3(signature = (data, arch_name, record=None))]
     fn decode<'py>(
@@ -61,7 +61,7 @@ mod _native {
         record: Option<&str>,
     ) -> PyResult<Bound<'py, PyList>> {
         let arch = arch(arch_name)?;
-        // A list of 100,000 words (or record dicts) is built here: a collection every few
+        // A list of 100,000 words (or records) is built here: a collection every few
         // hundred objects would walk the growing list again and again (5x the time).
         if let (Data::Raw(bytes), None) = (&data, record)
             && bytes.len().is_multiple_of(WORD_SIZE)

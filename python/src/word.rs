@@ -1,11 +1,14 @@
-//! Lazy decoded words: `decode` and `iter_decode` give one `Word` per 64-byte word, which
-//! holds the bytes and what the stream said of them (its index, offset, and whether it
-//! extends the word before it) and builds `decode --json`'s object only when a key other
-//! than `index`, `offset`, `opcode` or `struct` is read. Reading the stream costs a
-//! dispatch per word (the opcode tables, the extension rule), not the walk over every field.
+//! Lazy decoded words: `decode` and `iter_decode` give one `Word` per 64-byte word (or per
+//! record of a `struct=` stream), which holds the bytes and what the stream said of them
+//! (its index, offset, and whether it extends the word before it) and builds `decode
+//! --json`'s object only when a key other than `index`, `offset`, `opcode` or `struct` is
+//! read. Reading the stream costs a dispatch per word (the opcode tables, the extension
+//! rule), not the walk over every field.
 
+use dmaspec::runtime::record::RecordMeta;
 use dmaspec::stream::{Decoded, Decoder, Leads, WORD_SIZE};
 use dmaspec::{Arch, Word as Layout, WordMeta};
+use dmaspec_cli::records::{decode_one, record_json};
 use dmaspec_cli::shape::instruction_json;
 use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
@@ -16,6 +19,7 @@ use pyo3::types::{PyBytes, PyDict, PyString};
 use serde_json::Value as Json;
 
 use crate::convert::{collector_paused, to_py};
+use crate::errors::raise;
 
 /// What the stream made of a word, without its fields.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -75,15 +79,38 @@ impl Kind {
     }
 }
 
-/// One decoded word of a stream: a read-only mapping equal to `decode --json`'s object
-/// for it, built on first use of a key beyond `index`, `offset`, `opcode` and `struct`.
+/// What a [`Word`] was read from: a word's 64 bytes in place, or a record's (16 or more) on
+/// the heap, so a word stays as small as it was.
+#[derive(PartialEq, Eq)]
+pub enum Body {
+    Word {
+        bytes: [u8; WORD_SIZE],
+        kind: Kind,
+    },
+    Record {
+        meta: &'static RecordMeta,
+        bytes: Box<[u8]>,
+    },
+}
+
+impl Body {
+    fn bytes(&self) -> &[u8] {
+        match self {
+            Body::Word { bytes, .. } => bytes,
+            Body::Record { bytes, .. } => bytes,
+        }
+    }
+}
+
+/// One decoded word (or record) of a stream: a read-only mapping equal to `decode --json`'s
+/// object for it, built on first use of a key beyond `index`, `offset`, `opcode` (a word's)
+/// and `struct`.
 #[pyclass(frozen, module = "dmaspec._native")]
 pub struct Word {
-    pub bytes: [u8; WORD_SIZE],
+    pub body: Body,
     pub index: usize,
     pub offset: usize,
     pub arch: Arch,
-    pub kind: Kind,
     /// The object, once built (from then on it is what the word is: changes to its
     /// nested dicts and lists are seen by `encode`).
     object: PyOnceLock<Py<PyDict>>,
@@ -94,8 +121,10 @@ impl Word {
     pub fn read(decoder: &mut Decoder, bytes: [u8; WORD_SIZE], offset: usize) -> Self {
         let index = decoder.index();
         Word {
-            kind: Kind::of(decoder, &bytes),
-            bytes,
+            body: Body::Word {
+                kind: Kind::of(decoder, &bytes),
+                bytes,
+            },
             index,
             offset,
             arch: decoder.arch(),
@@ -103,10 +132,41 @@ impl Word {
         }
     }
 
-    /// `decode --json`'s object, as JSON.
-    pub fn json(&self) -> Json {
-        let d = self.kind.decoded(&self.bytes, self.arch);
-        instruction_json(self.index, self.offset, &self.bytes, &d, self.arch)
+    /// Record `index` of a stream of `meta`'s, `bytes` (`meta.size` of them) at byte `offset`.
+    pub fn record(
+        meta: &'static RecordMeta,
+        bytes: &[u8],
+        index: usize,
+        offset: usize,
+        arch: Arch,
+    ) -> Self {
+        Word {
+            body: Body::Record {
+                meta,
+                bytes: bytes.into(),
+            },
+            index,
+            offset,
+            arch,
+            object: PyOnceLock::new(),
+        }
+    }
+
+    /// `decode --json`'s object of this word, `bytes` read as `kind`.
+    pub fn word_json(&self, bytes: &[u8; WORD_SIZE], kind: &Kind) -> Json {
+        let d = kind.decoded(bytes, self.arch);
+        instruction_json(self.index, self.offset, bytes, &d, self.arch)
+    }
+
+    /// `decode --json`'s object (`decode --struct`'s for a record), as JSON.
+    pub fn json(&self) -> PyResult<Json> {
+        match &self.body {
+            Body::Word { bytes, kind } => Ok(self.word_json(bytes, kind)),
+            Body::Record { meta, bytes } => {
+                let r = decode_one(meta, bytes).map_err(|e| Python::attach(|py| raise(py, e)))?;
+                Ok(record_json(self.index, self.offset, bytes, &r, self.arch))
+            }
+        }
     }
 
     /// Whether the object was built (and so may have been changed).
@@ -116,7 +176,7 @@ impl Word {
 
     /// A new Python object of [`json`](Self::json).
     fn build<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        collector_paused(py, || to_py(py, &self.json()))
+        collector_paused(py, || to_py(py, &self.json()?))
     }
 
     fn object<'py>(&self, py: Python<'py>) -> PyResult<&Bound<'py, PyDict>> {
@@ -129,9 +189,13 @@ impl Word {
     }
 
     fn name(&self) -> Option<&'static str> {
-        match self.kind {
-            Kind::Known { meta, .. } => Some(meta.name),
-            _ => None,
+        match self.body {
+            Body::Word {
+                kind: Kind::Known { meta, .. },
+                ..
+            } => Some(meta.name),
+            Body::Record { meta, .. } => Some(meta.name),
+            Body::Word { .. } => None,
         }
     }
 }
@@ -149,7 +213,10 @@ impl Word {
             match &*k.to_cow()? {
                 "index" => return self.index.into_bound_py_any(py),
                 "offset" => return self.offset.into_bound_py_any(py),
-                "opcode" => return self.bytes[0].into_bound_py_any(py),
+                // A record has no opcode: its object says so (a KeyError).
+                "opcode" if matches!(self.body, Body::Word { .. }) => {
+                    return self.body.bytes()[0].into_bound_py_any(py);
+                }
                 "struct" => return self.name().into_bound_py_any(py),
                 _ => {}
             }
@@ -212,7 +279,7 @@ impl Word {
     /// The word's 64 bytes, as read.
     #[getter]
     fn raw<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.bytes)
+        PyBytes::new(py, self.body.bytes())
     }
 
     /// The architecture it was decoded for.
@@ -233,11 +300,10 @@ impl Word {
                     let o = o.get();
                     if !self.built(py) && !o.built(py) {
                         Some(
-                            self.bytes == o.bytes
+                            self.body == o.body
                                 && self.index == o.index
                                 && self.offset == o.offset
-                                && self.arch == o.arch
-                                && self.kind == o.kind,
+                                && self.arch == o.arch,
                         )
                     } else {
                         Some(self.object(py)?.eq(o.object(py)?)?)
@@ -259,25 +325,36 @@ impl Word {
     }
 
     fn __repr__(&self) -> String {
-        let what = match self.kind {
-            Kind::Known { meta, extends } => match extends {
-                Some(i) => format!("{} (extends #{i})", meta.name),
-                None => meta.name.to_string(),
-            },
-            Kind::Orphan(meta) => format!(
-                "{} out of place (must follow {})",
-                meta.name,
-                Leads(meta.follows)
-            ),
-            Kind::Unknown => "no word".to_string(),
+        let what = match &self.body {
+            Body::Word { kind, bytes } => {
+                let what = match *kind {
+                    Kind::Known { meta, extends } => match extends {
+                        Some(i) => format!("{} (extends #{i})", meta.name),
+                        None => meta.name.to_string(),
+                    },
+                    Kind::Orphan(meta) => format!(
+                        "{} out of place (must follow {})",
+                        meta.name,
+                        Leads(meta.follows)
+                    ),
+                    Kind::Unknown => "no word".to_string(),
+                };
+                format!("{what}, opcode {:#04x}", bytes[0])
+            }
+            Body::Record { meta, .. } => format!("{} record", meta.name),
         };
-        let head: String = self.bytes[..8].iter().map(|b| format!("{b:02x}")).collect();
+        let head: String = self
+            .body
+            .bytes()
+            .iter()
+            .take(8)
+            .map(|b| format!("{b:02x}"))
+            .collect();
         format!(
-            "<dmaspec.Word #{} at {:#x} {}: {what}, opcode {:#04x}, {head}…>",
+            "<dmaspec.Word #{} at {:#x} {}: {what}, {head}…>",
             self.index,
             self.offset,
             self.arch.name(),
-            self.bytes[0]
         )
     }
 }

@@ -8,7 +8,7 @@ import sys
 import numpy as np
 import pytest
 
-from conftest import leaf_value, random_words
+from conftest import leaf_value, random_records, random_words
 
 # (arch, path, NumPy dtype): each kind of leaf
 LEAVES = [
@@ -59,6 +59,41 @@ def test_every_leaf_of_every_word_agrees_with_decode(dm, spec, arch):
             assert (list(idx), list(vals)) == expected_column(decoded, path), path
             checked += 1
     assert checked > 900, checked
+
+
+@pytest.mark.parametrize("arch", ["cayman", "maverick"])
+def test_every_leaf_of_every_record_agrees_with_decode(dm, spec, arch):
+    # A record's path reads the stream as records of it, as decode(struct=...) does; its
+    # union arms (NOTIFICATION's body) only where their selector picks them.
+    checked = 0
+    for record in spec["records"]:
+        rng = random.Random(f"every-record-leaf-{record['name']}-{arch}")
+        data = b"".join(random_records(record, 600, rng))
+        decoded = dm.decode(data, arch, struct=record["name"])
+        paths = list(numeric_columns(record))
+        cols = dm.columns(data, paths, arch)
+        for path in paths:
+            want = expected_column(decoded, path)
+            assert (cols.index(path).tolist(), cols[path].tolist()) == want, path
+            idx, vals = dm.column(data, path, arch, with_index=True)
+            assert (idx.tolist(), vals.tolist()) == want, path
+            checked += 1
+    assert checked > 100, checked
+    notification = dm.column(data[:0], "NOTIFICATION.timestamp.low")
+    assert len(notification) == 0 and notification.dtype == np.uint32
+
+
+def test_record_column_reads_records_only(dm):
+    # NOTIFICATION: 16 bytes; timestamp.low at bytes 8-11
+    two = bytes(range(16)) + bytes(range(100, 116))
+    assert dm.column(two, "NOTIFICATION.timestamp.low").tolist() == [0x0B0A0908, 0x6F6E6D6C]
+    assert dm.column(two.hex(), "NOTIFICATION.timestamp.low").tolist() == [0x0B0A0908, 0x6F6E6D6C]
+    with pytest.raises(dm.InputError, match=r"incomplete NOTIFICATION at byte offset 32 \(0x20\): 4 of 16 bytes"):
+        dm.column(two + bytes(4), "NOTIFICATION.timestamp.low")
+    with pytest.raises(dm.UsageError, match="a stream holds words or records of one struct"):
+        dm.columns(two, ["NOTIFICATION.timestamp.low", "DMA_DIRECT2D.semaphore"])
+    with pytest.raises(dm.UsageError, match="a stream holds words or records of one struct"):
+        dm.columns(two, ["NOTIFICATION.timestamp.low", "SDMA_CME_BD_DESC.buf_ptr"])
 
 
 @pytest.fixture(scope="module")
@@ -143,7 +178,7 @@ def test_array_fallback_without_numpy(dm, streams, monkeypatch, arch, path, dtyp
 @pytest.mark.parametrize(
     "path",
     [
-        "NOPE.semaphore",  # unknown struct
+        "NOPE.semaphore",  # unknown struct (neither a word nor a record)
         "DMA_DIRECT2D.nope",  # unknown field
         "DMA_DIRECT2D.src_num_elem[2]",  # past the array's end
         "DMA_DIRECT2D.header",  # a struct, not a leaf
