@@ -667,24 +667,24 @@ fn m2s_singletons_sit_where_the_drivers_struct_puts_them() {
     // (:135), m2s_rd at [0x300] (:136), m2s_stream_rate_limiter at [0x3c0] (:138), m2s_comp
     // at [0x400] (:139), m2s_feature at [0x600] (:141); each member a u32 in declaration order.
     let rows = [
-        ("AXI_M2S", "comp_wr_cfg_1", 0x100), // :15, first member
-        ("AXI_M2S", "comp_wr_cfg_2", 0x104), // :16
-        ("AXI_M2S", "data_rd_cfg_1", 0x108), // :17
-        ("AXI_M2S", "data_rd_cfg_2", 0x10c), // :18
-        ("AXI_M2S", "desc_rd_cfg_1", 0x110), // :19
-        ("AXI_M2S", "desc_rd_cfg_2", 0x114), // :20
-        ("AXI_M2S", "data_rd_cfg", 0x118),   // :21 "[0x18] Data read master configuration"
-        ("AXI_M2S", "desc_rd_cfg_3", 0x11c), // :23
-        ("AXI_M2S", "desc_wr_cfg_1", 0x120), // :24
-        ("M2S", "cfg_len", 0x254),           // :44 "[0x54] M2S packet length configuration"
-        ("M2S", "stream_cfg", 0x258),        // :46 "[0x58] Stream interface configuration"
-        ("M2S_rd", "desc_pref_cfg_1", 0x300), // :52 "[0x0]"
-        ("M2S_rd", "desc_pref_cfg_2", 0x304), // :54 "[0x4]"
-        ("M2S_rd", "desc_pref_cfg_3", 0x308), // :56 "[0x8]"
-        ("M2S_rd", "data_cfg", 0x310),       // :59 "[0x10] Data burst read configuration"
+        ("AXI_M2S", "comp_wr_cfg_1", 0x100),        // :15, first member
+        ("AXI_M2S", "comp_wr_cfg_2", 0x104),        // :16
+        ("AXI_M2S", "data_rd_cfg_1", 0x108),        // :17
+        ("AXI_M2S", "data_rd_cfg_2", 0x10c),        // :18
+        ("AXI_M2S", "desc_rd_cfg_1", 0x110),        // :19
+        ("AXI_M2S", "desc_rd_cfg_2", 0x114),        // :20
+        ("AXI_M2S", "data_rd_cfg", 0x118),          // :21 "[0x18] Data read master configuration"
+        ("AXI_M2S", "desc_rd_cfg_3", 0x11c),        // :23
+        ("AXI_M2S", "desc_wr_cfg_1", 0x120),        // :24
+        ("M2S", "cfg_len", 0x254),                  // :44 "[0x54] M2S packet length configuration"
+        ("M2S", "stream_cfg", 0x258),               // :46 "[0x58] Stream interface configuration"
+        ("M2S_rd", "desc_pref_cfg_1", 0x300),       // :52 "[0x0]"
+        ("M2S_rd", "desc_pref_cfg_2", 0x304),       // :54 "[0x4]"
+        ("M2S_rd", "desc_pref_cfg_3", 0x308),       // :56 "[0x8]"
+        ("M2S_rd", "data_cfg", 0x310),              // :59 "[0x10] Data burst read configuration"
         ("M2S_stream_rate_limiter", "mask", 0x3d4), // :66 "[0x14]" of udma_rlimit_common
         ("M2S_comp", "cfg_application_ack", 0x408), // :81 "[0x8]"
-        ("M2S_feature", "dma_version", 0x604), // :87-88, after reserved0
+        ("M2S_feature", "dma_version", 0x604),      // :87-88, after reserved0
     ];
     for arch in ["cayman", "mariana"] {
         for (b, r, at) in rows {
@@ -702,7 +702,10 @@ fn m2s_fields_follow_the_drivers_masks() {
     use UDMA_M2S::cayman::M2S::{cfg_len, stream_cfg};
     use UDMA_M2S::cayman::M2S_rd::{data_cfg, desc_pref_cfg_3};
     // udma_regs.h:147 UDMA_M2S_CFG_LEN_MAX_PKT_SIZE_MASK 0x000FFFFF; :154 ENCODE_64K (1 << 24).
-    assert_eq!(cfg_len::default().with_max_pkt_size(!0).to_bits(), 0x000F_FFFF);
+    assert_eq!(
+        cfg_len::default().with_max_pkt_size(!0).to_bits(),
+        0x000F_FFFF
+    );
     assert_eq!(cfg_len::default().with_encode_64k(true).to_bits(), 1 << 24);
     // udma_regs.h:161 DISABLE (1 << 0), :167 RD_MODE (1 << 1), :169 RD_TH_MASK 0x0007FF00.
     assert_eq!(stream_cfg::default().with_disable(true).to_bits(), 1);
@@ -714,7 +717,10 @@ fn m2s_fields_follow_the_drivers_masks() {
     assert_eq!(d.with_pref_thr(!0).to_bits(), 0xFF00);
     // udma_regs.h:203 DATA_FIFO_DEPTH_MASK 0x00000FFF; :209-210 MAX_PKT_LIMIT_SHIFT 16,
     // MAX_PKT_LIMIT_RESET_VALUE 0x100.
-    assert_eq!(data_cfg::default().with_data_fifo_depth(!0).to_bits(), 0xFFF);
+    assert_eq!(
+        data_cfg::default().with_data_fifo_depth(!0).to_bits(),
+        0xFFF
+    );
     let r = register("UDMA_M2S", "M2S_rd", "data_cfg", "cayman");
     let limit = field(r, "max_pkt_limit", "cayman");
     assert_eq!((limit.lsb, limit.reset), (16, Some(0x100)));
@@ -722,7 +728,11 @@ fn m2s_fields_follow_the_drivers_masks() {
     // fields' alternatives, the driver's masks leading.
     let depth = field(r, "data_fifo_depth", "cayman");
     assert_eq!(depth.alternatives[0].name, "page_data_fifo_depth_12_0");
-    let th = field(register("UDMA_M2S", "M2S", "stream_cfg", "cayman"), "rd_th", "cayman");
+    let th = field(
+        register("UDMA_M2S", "M2S", "stream_cfg", "cayman"),
+        "rd_th",
+        "cayman",
+    );
     assert_eq!(th.alternatives[0].name, "page_rd_th_20_8");
 }
 
@@ -746,18 +756,27 @@ fn s2m_registers_the_driver_adds() {
     // udma_regs.h:322-331 struct udma_s2m_rd at [0x300] (:386): desc_pref_cfg_1..4 at
     // [0x0], [0x4], [0x8], [0xc].
     for arch in ["sunda", "cayman", "mariana"] {
-        assert_eq!(absolute("UDMA_S2M", "AXI_S2M", "ostand_cfg_wr_2", arch), 0x12c);
+        assert_eq!(
+            absolute("UDMA_S2M", "AXI_S2M", "ostand_cfg_wr_2", arch),
+            0x12c
+        );
         for (name, at) in [
             ("desc_pref_cfg_1", 0x300),
             ("desc_pref_cfg_3", 0x308),
             ("desc_pref_cfg_4", 0x30c),
         ] {
-            assert_eq!(absolute("UDMA_S2M", "S2M_rd", name, arch), at, "{name} on {arch}");
+            assert_eq!(
+                absolute("UDMA_S2M", "S2M_rd", name, arch),
+                at,
+                "{name} on {arch}"
+            );
         }
     }
     use UDMA_S2M::cayman::AXI_S2M::ostand_cfg_wr_2;
     assert_eq!(
-        ostand_cfg_wr_2::default().with_max_data_wr_ostand(!0).to_bits(),
+        ostand_cfg_wr_2::default()
+            .with_max_data_wr_ostand(!0)
+            .to_bits(),
         0x3FF
     );
 }
@@ -779,7 +798,14 @@ fn udma_gen_interrupt_bundles_are_the_drivers_group_controllers() {
     // then secondary_iofic_ctrl at 0x2000 (three groups: udma_iofic.c:312-318 takes groups
     // 0..2 on rev 4); :599-611 iofic_base_* at 0x2d00 + k * 0x100.
     let mut bundles = vec![("main_iofic", 0x0, 16), ("secondary_iofic_ctrl", 0x2000, 3)];
-    let bases = ["int_ctrl0", "int_ctrl1", "int_ctrl2", "int_ctrl3", "int_ctrl4", "int_ctrl5"];
+    let bases = [
+        "int_ctrl0",
+        "int_ctrl1",
+        "int_ctrl2",
+        "int_ctrl3",
+        "int_ctrl4",
+        "int_ctrl5",
+    ];
     for (k, name) in bases.into_iter().chain(["int_ctrl6"]).enumerate() {
         bundles.push((name, 0x2d00 + 0x100 * k as u64, 1));
     }
@@ -820,12 +846,20 @@ fn tdma_rob_cfg_rid_base_is_10_4_with_the_pages_12_4_kept() {
     assert_eq!(f.alternatives[0].name, "page_rid_base_12_4");
     // udma_regs.h:616-624 struct udma_gen_ex_vmpr_v4: tx_sel then rx_sel[3] at
     // vmpr_v4[16] [0x400], 0x40 per queue: the page's cfg_vmpr_v4_0..3, raised.
-    for (i, name) in ["cfg_vmpr_v4_0", "cfg_vmpr_v4_1", "cfg_vmpr_v4_2", "cfg_vmpr_v4_3"]
-        .into_iter()
-        .enumerate()
+    for (i, name) in [
+        "cfg_vmpr_v4_0",
+        "cfg_vmpr_v4_1",
+        "cfg_vmpr_v4_2",
+        "cfg_vmpr_v4_3",
+    ]
+    .into_iter()
+    .enumerate()
     {
         let r = register("UDMA_GEN_EX", "VMPR_V4", name, "cayman");
-        assert_eq!((r.offset, r.confidence.tag), (4 * i as u64, "HIGH/OBSERVED"));
+        assert_eq!(
+            (r.offset, r.confidence.tag),
+            (4 * i as u64, "HIGH/OBSERVED")
+        );
     }
     assert_eq!(bundle("UDMA_GEN_EX", "VMPR_V4").offset, 0x400);
 }

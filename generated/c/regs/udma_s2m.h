@@ -1331,9 +1331,10 @@ static inline uint32_t udma_s2m_sunda_s2m_comp_cfg_application_ack_tout_set(uint
  * Bundle S2M_stat on sunda at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named; the
  * first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The page
  * gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -3710,9 +3711,10 @@ static inline uint32_t udma_s2m_cayman_s2m_comp_cfg_application_ack_tout_set(uin
  * Bundle S2M_stat on cayman at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named;
  * the first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The
  * page gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -6089,9 +6091,10 @@ static inline uint32_t udma_s2m_mariana_s2m_comp_cfg_application_ack_tout_set(ui
  * Bundle S2M_stat on mariana at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named;
  * the first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The
  * page gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -8323,9 +8326,10 @@ static inline uint64_t udma_s2m_maverick_s2m_lma_addr(uint64_t base) {
  * Bundle S2M_stat on maverick at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named;
  * the first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The
  * page gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */

@@ -309,8 +309,5 @@ fn without_string_literals(text: &str) -> String {
 
 #[test]
 fn string_literals_are_left_out_of_the_noise_check() {
-    assert_eq!(
-        without_string_literals(r#"a "b \" << 0)" c"#),
-        "a  c"
-    );
+    assert_eq!(without_string_literals(r#"a "b \" << 0)" c"#), "a  c");
 }
