@@ -115,7 +115,7 @@ fn defaults_are_not_spelled_out() {
 fn literals_take_their_type_from_context() {
     let text = module();
     // Quoted source text (an evidence string citing `(1 << 0)`) is not generated code.
-    let code = without_string_literals(&text);
+    let code = without_string_literals(text);
     for noise in [
         ">> 0u32",
         ">> 0)",
