@@ -797,19 +797,13 @@ fn udma_gen_interrupt_bundles_are_the_drivers_group_controllers() {
     // :513-522 union iofic_regs main_iofic (ctrl[16]) at 0x0, then reserved0[0x1c00 >> 2],
     // then secondary_iofic_ctrl at 0x2000 (three groups: udma_iofic.c:312-318 takes groups
     // 0..2 on rev 4); :599-611 iofic_base_* at 0x2d00 + k * 0x100.
-    let mut bundles = vec![("main_iofic", 0x0, 16), ("secondary_iofic_ctrl", 0x2000, 3)];
-    let bases = [
-        "int_ctrl0",
-        "int_ctrl1",
-        "int_ctrl2",
-        "int_ctrl3",
-        "int_ctrl4",
-        "int_ctrl5",
+    let mut bundles = vec![
+        ("main_iofic".to_string(), 0x0, 16),
+        ("secondary_iofic_ctrl".to_string(), 0x2000, 3),
     ];
-    for (k, name) in bases.into_iter().chain(["int_ctrl6"]).enumerate() {
-        bundles.push((name, 0x2d00 + 0x100 * k as u64, 1));
-    }
-    for (name, offset, count) in bundles {
+    bundles.extend((0..7u64).map(|k| (format!("int_ctrl{k}"), 0x2d00 + 0x100 * k, 1)));
+    for (name, offset, count) in &bundles {
+        let (name, offset, count) = (name.as_str(), *offset, *count);
         let b = bundle("UDMA_GEN", name);
         assert_eq!((b.offset, b.size, b.count), (offset, 0x40, count), "{name}");
         if count > 1 {
