@@ -10,7 +10,10 @@
 //! * "The al_udma Hardware DMA Engine" (wiki-udma-hw-engine),
 //! * "[P9.1] The DMA / Descriptor / Memory Subsystem" (supp-descriptor-model, the Cayman
 //!   C headers), and
-//! * "Descriptor + Ring Field-Table Reference" (supp-field-tables, Maverick RTL JSON).
+//! * "Descriptor + Ring Field-Table Reference" (supp-field-tables, Maverick RTL JSON), and
+//! * the GPL kernel driver aws-neuron/aws-neuron-driver at fca19f7d (aws-neuron-driver):
+//!   `udma/udma_regs.h` (offsets as gcc's `offsetof` over its structs, every member a
+//!   `u32`), `udma/udma_main.c`, `udma/udma_iofic.c`, `v3/sdma.h`, cited file:line.
 
 #![allow(non_snake_case)]
 
@@ -18,7 +21,7 @@ use std::marker::PhantomData;
 
 use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
 use dmaspec::words::regs::{Bus, MemoryBus, REGFILES, Readable, Register, Writable};
-use dmaspec::words::regs::{UDMA_M2S, UDMA_S2M};
+use dmaspec::words::regs::{UDMA_GEN, UDMA_M2S, UDMA_S2M};
 
 // ---- reading the metadata ----------------------------------------------------------------
 
@@ -649,4 +652,208 @@ fn a_window_at_the_top_of_the_address_space_faults_instead_of_panicking() {
     let mut q = m2s.M2S_Q(3).unwrap();
     let _ = q.TDRTP_inc().read();
     assert_eq!(m2s.bus.faults(), 1);
+}
+
+// ---- the kernel driver's UDMA structs (aws-neuron-driver udma/udma_regs.h) -----------------
+
+/// The absolute offset of `bundle.register` element 0 in `file` on `arch`.
+fn absolute(file: &str, bundle_name: &str, name: &str, arch: &str) -> u64 {
+    bundle(file, bundle_name).offset + register(file, bundle_name, name, arch).offset
+}
+
+#[test]
+fn m2s_singletons_sit_where_the_drivers_struct_puts_them() {
+    // udma_regs.h:132-144 struct udma_m2s_regs_v4: axi_m2s at [0x100] (:134), m2s at [0x200]
+    // (:135), m2s_rd at [0x300] (:136), m2s_stream_rate_limiter at [0x3c0] (:138), m2s_comp
+    // at [0x400] (:139), m2s_feature at [0x600] (:141); each member a u32 in declaration order.
+    let rows = [
+        ("AXI_M2S", "comp_wr_cfg_1", 0x100),        // :15, first member
+        ("AXI_M2S", "comp_wr_cfg_2", 0x104),        // :16
+        ("AXI_M2S", "data_rd_cfg_1", 0x108),        // :17
+        ("AXI_M2S", "data_rd_cfg_2", 0x10c),        // :18
+        ("AXI_M2S", "desc_rd_cfg_1", 0x110),        // :19
+        ("AXI_M2S", "desc_rd_cfg_2", 0x114),        // :20
+        ("AXI_M2S", "data_rd_cfg", 0x118),          // :21 "[0x18] Data read master configuration"
+        ("AXI_M2S", "desc_rd_cfg_3", 0x11c),        // :23
+        ("AXI_M2S", "desc_wr_cfg_1", 0x120),        // :24
+        ("M2S", "cfg_len", 0x254),                  // :44 "[0x54] M2S packet length configuration"
+        ("M2S", "stream_cfg", 0x258),               // :46 "[0x58] Stream interface configuration"
+        ("M2S_rd", "desc_pref_cfg_1", 0x300),       // :52 "[0x0]"
+        ("M2S_rd", "desc_pref_cfg_2", 0x304),       // :54 "[0x4]"
+        ("M2S_rd", "desc_pref_cfg_3", 0x308),       // :56 "[0x8]"
+        ("M2S_rd", "data_cfg", 0x310),              // :59 "[0x10] Data burst read configuration"
+        ("M2S_stream_rate_limiter", "mask", 0x3d4), // :66 "[0x14]" of udma_rlimit_common
+        ("M2S_comp", "cfg_application_ack", 0x408), // :81 "[0x8]"
+        ("M2S_feature", "dma_version", 0x604),      // :87-88, after reserved0
+    ];
+    for arch in ["cayman", "mariana"] {
+        for (b, r, at) in rows {
+            assert_eq!(absolute("UDMA_M2S", b, r, arch), at, "{b}.{r} on {arch}");
+        }
+    }
+    // udma_regs.h:64-71: the per-queue rlimit block puts mask at [0x14] of [0x60]
+    // (:121-122), so M2S_Q.rate_limit_mask is +0x74, now confirmed, not inferred.
+    let mask = register("UDMA_M2S", "M2S_Q", "rate_limit_mask", "cayman");
+    assert_eq!((mask.offset, mask.confidence.tag), (0x74, "HIGH/OBSERVED"));
+}
+
+#[test]
+fn m2s_fields_follow_the_drivers_masks() {
+    use UDMA_M2S::cayman::M2S::{cfg_len, stream_cfg};
+    use UDMA_M2S::cayman::M2S_rd::{data_cfg, desc_pref_cfg_3};
+    // udma_regs.h:147 UDMA_M2S_CFG_LEN_MAX_PKT_SIZE_MASK 0x000FFFFF; :154 ENCODE_64K (1 << 24).
+    assert_eq!(
+        cfg_len::default().with_max_pkt_size(!0).to_bits(),
+        0x000F_FFFF
+    );
+    assert_eq!(cfg_len::default().with_encode_64k(true).to_bits(), 1 << 24);
+    // udma_regs.h:161 DISABLE (1 << 0), :167 RD_MODE (1 << 1), :169 RD_TH_MASK 0x0007FF00.
+    assert_eq!(stream_cfg::default().with_disable(true).to_bits(), 1);
+    assert_eq!(stream_cfg::default().with_rd_mode(true).to_bits(), 2);
+    assert_eq!(stream_cfg::default().with_rd_th(!0).to_bits(), 0x0007_FF00);
+    // udma_regs.h:185 MIN_BURST_ABOVE_THR_MASK 0x000000F0, :196 PREF_THR_MASK 0x0000FF00.
+    let d = desc_pref_cfg_3::default();
+    assert_eq!(d.with_min_burst_above_thr(!0).to_bits(), 0xF0);
+    assert_eq!(d.with_pref_thr(!0).to_bits(), 0xFF00);
+    // udma_regs.h:203 DATA_FIFO_DEPTH_MASK 0x00000FFF; :209-210 MAX_PKT_LIMIT_SHIFT 16,
+    // MAX_PKT_LIMIT_RESET_VALUE 0x100.
+    assert_eq!(
+        data_cfg::default().with_data_fifo_depth(!0).to_bits(),
+        0xFFF
+    );
+    let r = register("UDMA_M2S", "M2S_rd", "data_cfg", "cayman");
+    let limit = field(r, "max_pkt_limit", "cayman");
+    assert_eq!((limit.lsb, limit.reset), (16, Some(0x100)));
+    // CSR — UDMA M2S §7 writes `data_fifo_depth[12:0]` and §6 `rd_th[20:8]`: kept as the
+    // fields' alternatives, the driver's masks leading.
+    let depth = field(r, "data_fifo_depth", "cayman");
+    assert_eq!(depth.alternatives[0].name, "page_data_fifo_depth_12_0");
+    let th = field(
+        register("UDMA_M2S", "M2S", "stream_cfg", "cayman"),
+        "rd_th",
+        "cayman",
+    );
+    assert_eq!(th.alternatives[0].name, "page_rd_th_20_8");
+}
+
+#[test]
+fn m2s_q_cfg_resets_to_3_shl_24_on_cayman_and_0xe3640000_on_maverick() {
+    // udma_main.c:163 "#define M2S_CFG_RESET_VALUE (3<<24)", the hardware reset the driver
+    // caches for each M2S queue (:178).
+    for arch in ["cayman", "mariana"] {
+        let r = register("UDMA_M2S", "M2S_Q", "cfg", arch);
+        assert_eq!(r.reset, Some(0x0300_0000), "{arch}");
+    }
+    // CSR — UDMA M2S §Per-gen register-map deltas: "| `M2S_Q.cfg` | all-zero | `0xe3640000` |".
+    let r = register("UDMA_M2S", "M2S_Q", "cfg", "maverick");
+    assert_eq!(r.reset, Some(0xe364_0000));
+}
+
+#[test]
+fn s2m_registers_the_driver_adds() {
+    // udma_regs.h:284-301 struct udma_axi_s2m: ostand_cfg_wr_2 is the twelfth u32 (:299,
+    // "[0x2c]") of axi_s2m at [0x100] (:384); :409 its MAX_DATA_WR_OSTAND_MASK 0x000003FF.
+    // udma_regs.h:322-331 struct udma_s2m_rd at [0x300] (:386): desc_pref_cfg_1..4 at
+    // [0x0], [0x4], [0x8], [0xc].
+    for arch in ["sunda", "cayman", "mariana"] {
+        assert_eq!(
+            absolute("UDMA_S2M", "AXI_S2M", "ostand_cfg_wr_2", arch),
+            0x12c
+        );
+        for (name, at) in [
+            ("desc_pref_cfg_1", 0x300),
+            ("desc_pref_cfg_3", 0x308),
+            ("desc_pref_cfg_4", 0x30c),
+        ] {
+            assert_eq!(
+                absolute("UDMA_S2M", "S2M_rd", name, arch),
+                at,
+                "{name} on {arch}"
+            );
+        }
+    }
+    use UDMA_S2M::cayman::AXI_S2M::ostand_cfg_wr_2;
+    assert_eq!(
+        ostand_cfg_wr_2::default()
+            .with_max_data_wr_ostand(!0)
+            .to_bits(),
+        0x3FF
+    );
+}
+
+#[test]
+fn udma_gen_interrupt_bundles_are_the_drivers_group_controllers() {
+    // udma_regs.h:486-511 struct iofic_grp_ctrl: each register followed by a reserved u32,
+    // then int_abort_msk_grp and reserved7[3]: 0x40 bytes.
+    let group = [
+        ("int_cause_grp", 0x00, "RW"),
+        ("int_cause_set_grp", 0x08, "WO"),
+        ("int_mask_grp", 0x10, "RW"),
+        ("int_mask_clear_grp", 0x18, "WO"),
+        ("int_status_grp", 0x20, "RO"),
+        ("int_control_grp", 0x28, "RW"),
+        ("int_abort_msk_grp", 0x30, "RW"),
+    ];
+    // :513-522 union iofic_regs main_iofic (ctrl[16]) at 0x0, then reserved0[0x1c00 >> 2],
+    // then secondary_iofic_ctrl at 0x2000 (three groups: udma_iofic.c:312-318 takes groups
+    // 0..2 on rev 4); :599-611 iofic_base_* at 0x2d00 + k * 0x100.
+    let mut bundles = vec![
+        ("main_iofic".to_string(), 0x0, 16),
+        ("secondary_iofic_ctrl".to_string(), 0x2000, 3),
+    ];
+    bundles.extend((0..7u64).map(|k| (format!("int_ctrl{k}"), 0x2d00 + 0x100 * k, 1)));
+    for (name, offset, count) in &bundles {
+        let (name, offset, count) = (name.as_str(), *offset, *count);
+        let b = bundle("UDMA_GEN", name);
+        assert_eq!((b.offset, b.size, b.count), (offset, 0x40, count), "{name}");
+        if count > 1 {
+            assert_eq!(b.stride, 0x40, "{name}");
+        }
+        for (reg, at, access) in group {
+            let r = register("UDMA_GEN", name, reg, "cayman");
+            assert_eq!((r.offset, r.access), (at, access), "{name}.{reg}");
+        }
+    }
+    // udma_iofic.c:232 SET_ON_POSEDGE (1 << 3), :237 MASK_MSI_X (1 << 5), written together
+    // by iofic_config into ctrl[group].int_control_grp (:250): group D of the primary
+    // controller (:355-356) is 0x0 + 3 * 0x40 + 0x28.
+    use UDMA_GEN::cayman::{Block, main_iofic};
+    let flags = main_iofic::int_control_grp::default()
+        .with_set_on_posedge(true)
+        .with_mask_msi_x(true);
+    assert_eq!(flags.to_bits(), 0x28);
+    let mut window = vec![0u8; 0x4000];
+    let mut udma_gen = Block::new(MemoryBus::new(&mut window), 0);
+    let mut d = udma_gen.main_iofic(3).expect("group D of 16");
+    d.int_control_grp().write(flags);
+    assert_eq!(window[0xe8..0xec], 0x28u32.to_le_bytes());
+}
+
+#[test]
+fn tdma_rob_cfg_rid_base_is_10_4_with_the_pages_12_4_kept() {
+    // v3/sdma.h:15-20 "sdma_rob_cfg: ... 3:3 - use_rid_base / 4:10 - rid_base", offset 0x1c
+    // (:23); CSR — UDMA_GEN §5.3 writes `[12:4] rid_base`.
+    let r = register("TDMA_MODEL", "tdma", "tdma_rob_cfg", "cayman");
+    assert_eq!(r.offset, 0x1c);
+    let f = field(r, "rid_base", "cayman");
+    assert_eq!((f.lsb, f.width), (4, 7));
+    assert_eq!(f.alternatives[0].name, "page_rid_base_12_4");
+    // udma_regs.h:616-624 struct udma_gen_ex_vmpr_v4: tx_sel then rx_sel[3] at
+    // vmpr_v4[16] [0x400], 0x40 per queue: the page's cfg_vmpr_v4_0..3, raised.
+    for (i, name) in [
+        "cfg_vmpr_v4_0",
+        "cfg_vmpr_v4_1",
+        "cfg_vmpr_v4_2",
+        "cfg_vmpr_v4_3",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let r = register("UDMA_GEN_EX", "VMPR_V4", name, "cayman");
+        assert_eq!(
+            (r.offset, r.confidence.tag),
+            (4 * i as u64, "HIGH/OBSERVED")
+        );
+    }
+    assert_eq!(bundle("UDMA_GEN_EX", "VMPR_V4").offset, 0x400);
 }

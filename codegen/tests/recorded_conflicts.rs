@@ -97,6 +97,7 @@ fn json_carries_the_conflict_records() {
     assert_eq!(
         names,
         [
+            "udma_gen_iofic_layout",
             "m2s_tdrtp_inc_access",
             "m2s_q_sw_ctrl_access",
             "m2s_q_gdma_pref_access",
@@ -104,6 +105,7 @@ fn json_carries_the_conflict_records() {
             "m2s_nc3_prefetch_on_maverick",
             "s2m_comp_cfg_en_comp_ring_update_reset",
             "s2m_rcrbp_high_presence",
+            "s2m_axi_ostand_cfg_wr_2",
             "tensor_num_elem_exemption",
             "qos_narrowing",
             "dtype_width",

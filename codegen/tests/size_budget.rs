@@ -16,8 +16,10 @@ use syn::spanned::Spanned;
 const OWN_BUDGET: usize = 1_250;
 /// Lines of the whole module per word and record. Was 1,350 before the NOTIFICATION record
 /// (issue 26), whose body is a union of 26 arms (one per notification type), several of them
-/// structs with views: those count as shared lines. 1,514 with it.
-const MODULE_BUDGET: usize = 1_525;
+/// structs with views: those count as shared lines. 1,514 with it; 1,528 after the kernel
+/// driver's evidence records on the registers (issue 39), which the shared evidence table
+/// holds, not `regs`.
+const MODULE_BUDGET: usize = 1_530;
 
 /// Lines of the `regs` module (the register files' typed values, per-architecture
 /// modules and `REGFILES`) per register declaration; a ratchet on today's 55.8 (73 before

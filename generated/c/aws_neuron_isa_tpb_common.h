@@ -8652,6 +8652,27 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
 /* ---- Recorded conflicts ---------------------------------------------------------- */
 
 /**
+ * Conflict `udma_gen_iofic_layout` (about UDMA_GEN.main_iofic.int_cause_grp,
+ * UDMA_GEN.secondary_iofic_ctrl.int_cause_grp, UDMA_GEN.int_ctrl0.int_cause_grp): The layout of
+ * UDMA_GEN's interrupt registers, 0x0-0x2100 and 0x2d00-0x3400. The CSR page (the udma_gen.json
+ * schema) holds them as unnamed 32-bit tables: int_ctrl_base_addr 2048 entries over 0x0-0x2000,
+ * int_ctrl_sec_addr 64 over 0x2000-0x2100, int_ctrl0..6 64 each over 0x2d00-0x3400. The kernel
+ * driver lays them out as interrupt group controllers (struct iofic_grp_ctrl: cause, cause-set,
+ * mask, mask-clear, status, control and abort-mask registers at 8-byte steps in 0x40 bytes): 16 at
+ * 0x0 (0x400-0x2000 reserved), the secondary groups A-C at 0x2000, and one at the base of each
+ * 0x100-byte block from 0x2d00 (its iofic_base_* members, cast to the group struct). The driver,
+ * compiled and shipped, leads: the spec declares its groups; the page's tables stay as this reading
+ * and as the bundles' evidence.
+ *
+ * Reading `driver_group_controllers`: Interrupt group controllers of seven registers in 0x40 bytes:
+ * 16 at 0x0, three secondary at 0x2000, one at each of 0x2d00, 0x2e00 ... 0x3300 (the spec's
+ * reading). [COMPILED] Evidence: aws-neuron-driver §udma/udma_regs.h.
+ *
+ * Reading `page_address_tables`: Unnamed 32-bit address tables: 2048 entries at 0x0, 64 at 0x2000,
+ * seven files of 64 at 0x2d00. [HIGH/OBSERVED] Evidence: wiki-csr-udma-gen §3.1.
+ */
+
+/**
  * Conflict `m2s_tdrtp_inc_access` (about UDMA_M2S.M2S_Q.TDRTP_inc): Access of the M2S doorbell
  * TDRTP_inc (+0x38). The Cayman CSR page (schema), the CSR index, the hw-engine page and the field
  * tables (Maverick regdef) give RW; the descriptor model's Cayman-header table (udma_m2s.h) gives
@@ -8704,11 +8725,14 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  * header's 0xe3640000), while its §4.3 row and §9 give axi_awcache_comp[27:24] reset 3 (the
  * hw-engine page agrees for Mariana). The field-level reset 3 leads: it is stated twice, field by
  * field, and matches the Maverick field reset; 'all-zero' reads as a summary that ignores the
- * awcache nibble. The spec declares axi_awcache_comp reset 0x3 and no whole-register reset for cfg.
+ * awcache nibble. The kernel driver settles it: its M2S_CFG_RESET_VALUE, the hardware reset it
+ * caches for every M2S queue, is 3<<24. The spec declares axi_awcache_comp reset 0x3 and the
+ * Cayman/Mariana whole-word reset 0x03000000.
  *
  * Reading `awcache_reset_3`: axi_awcache_comp resets to 3, so the Cayman word is at least
  * 0x03000000 (the spec's reading). [HIGH/OBSERVED] Evidence: wiki-csr-udma-m2s §4.3;
- * wiki-csr-udma-m2s §9. AXI parameters & error log `[HIGH/OBSERVED]`; wiki-udma-hw-engine §2.1.
+ * wiki-csr-udma-m2s §9. AXI parameters & error log `[HIGH/OBSERVED]`; wiki-udma-hw-engine §2.1;
+ * aws-neuron-driver §udma/udma_main.c.
  *
  * Reading `all_zero_word`: The Cayman cfg reset word is all-zero. [HIGH/OBSERVED] Evidence:
  * wiki-csr-udma-m2s §Per-gen register-map deltas `[HIGH/OBSERVED]`.
@@ -8768,6 +8792,21 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  *
  * Reading `descriptor_model`: No S2M completion-ring base high register (the table's S2M offset is
  * a dash). [HIGH/OBSERVED] Evidence: supp-descriptor-model §4.1.
+ */
+
+/**
+ * Conflict `s2m_axi_ostand_cfg_wr_2` (about UDMA_S2M.AXI_S2M.ostand_cfg_wr_2): Whether AXI_S2M has
+ * a twelfth register, ostand_cfg_wr_2 at +0x2c (absolute 0x12c). The S2M CSR page counts 11 AXI_S2M
+ * registers (the Cayman schema) and names them all, none at 0x12c; the kernel driver's struct
+ * udma_axi_s2m, shared by its v2 (Sunda) and v3 (Cayman) code, declares ostand_cfg_wr_2 there with
+ * a 10-bit max_data_wr_ostand mask. The driver, compiled and shipped, leads: the spec declares the
+ * register for Sunda, Cayman and Mariana and keeps the page's count.
+ *
+ * Reading `driver_ostand_cfg_wr_2`: A register ostand_cfg_wr_2 at AXI_S2M +0x2c (the spec's
+ * reading). [COMPILED] Evidence: aws-neuron-driver §udma/udma_regs.h.
+ *
+ * Reading `page_eleven_registers`: AXI_S2M holds 11 registers, 0x100-0x128, all named; none at
+ * 0x12c. [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §2.
  */
 
 /**

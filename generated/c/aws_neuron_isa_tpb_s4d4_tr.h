@@ -35,7 +35,7 @@ DMASPEC_OWN_USES_BEGIN
  * Confidence: CERTAIN (confirmed).
  *
  * Evidence: supp-dve-datamove §StreamTranspose; supp-dve-datamove §Opcode witness ledger;
- * wiki-master-opcode §1. Spec: words/dve_stream_transpose.toml:6.
+ * wiki-master-opcode §1; wiki-stream-transpose §8. Spec: words/dve_stream_transpose.toml:6.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_STRUCT {
     /**

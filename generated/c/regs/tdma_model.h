@@ -169,9 +169,11 @@ static inline uint64_t tdma_model_cayman_tdma_tdma_stat_1_addr(uint64_t base) {
 
 /**
  * Register tdma_rob_cfg at bundle offset 0x1c: RW, 32 bits. Read reorder buffer (ROB) config. Field
- * resets not given.
+ * resets not given. The kernel driver's sdma.h (v2 and v3 alike) confirms the offset and every
+ * field but rid_base, which it gives as bits 10:4 where the page has 12:4: the driver leads, the
+ * page's reading is the field's alternative.
  *
- * Bits no source names: mask 0x7fffe000.
+ * Bits no source names: mask 0x7ffff800.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -194,13 +196,18 @@ static inline uint32_t tdma_model_cayman_tdma_tdma_rob_cfg_powerdown_set(uint32_
     return (uint32_t)((reg & (uint32_t)~TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_POWERDOWN_bm) | ((uint32_t)(v << TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_POWERDOWN_bp) & TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_POWERDOWN_bm));
 }
 /**
- * Field tdma_rob_cfg.rid_base bits 12:4 (RW). Read-ID base.
+ * Field tdma_rob_cfg.rid_base bits 10:4 (RW). Read-ID base: bits 10:4 in the kernel driver's
+ * sdma.h; the CSR page writes 12:4 (the alternative). Bits 12:11 are left to no field.
  *
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Alternative reading `page_rid_base_12_4`: rid_base is bits 12:4 (9 bits) on the CSR page; the
+ * driver's sdma.h gives 4:10 (7 bits, the width of tdma_wob_cfg.wid_base [10:4] on the same page).
+ * The driver, compiled and shipped, leads. [HIGH/OBSERVED]
+ *
+ * Confidence: COMPILED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_RID_BASE_bp 4u
-#define TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_RID_BASE_bm 0x00001ff0u
-#define TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_RID_BASE_bw 9u
+#define TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_RID_BASE_bm 0x000007f0u
+#define TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_RID_BASE_bw 7u
 static inline uint32_t tdma_model_cayman_tdma_tdma_rob_cfg_rid_base_get(uint32_t reg) {
     return (uint32_t)((reg & TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_RID_BASE_bm) >> TDMA_MODEL_CAYMAN_TDMA_TDMA_ROB_CFG_RID_BASE_bp);
 }

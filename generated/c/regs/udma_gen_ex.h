@@ -594,11 +594,13 @@ static inline uint64_t udma_gen_ex_sunda_vmpr_v4_addr(uint64_t base, uint64_t i)
 /**
  * Register cfg_vmpr_v4_0 at bundle offset 0x0: RW, 32 bits. V4 high-address selector: holds the
  * field tx_q_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW: its
- * only named field is RW.
+ * only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel driver
+ * put vmpr_v4[i].tx_sel at +0x0 of its 0x40-byte element (COMPILED): raised MED/INFERRED to
+ * HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_V4_CFG_VMPR_V4_0_OFFSET 0x0u
 static inline uint64_t udma_gen_ex_sunda_vmpr_v4_cfg_vmpr_v4_0_addr(uint64_t base, uint64_t i) {
@@ -608,11 +610,13 @@ static inline uint64_t udma_gen_ex_sunda_vmpr_v4_cfg_vmpr_v4_0_addr(uint64_t bas
 /**
  * Register cfg_vmpr_v4_1 at bundle offset 0x4: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_buf1_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[0] at +0x4 of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_V4_CFG_VMPR_V4_1_OFFSET 0x4u
 static inline uint64_t udma_gen_ex_sunda_vmpr_v4_cfg_vmpr_v4_1_addr(uint64_t base, uint64_t i) {
@@ -622,11 +626,13 @@ static inline uint64_t udma_gen_ex_sunda_vmpr_v4_cfg_vmpr_v4_1_addr(uint64_t bas
 /**
  * Register cfg_vmpr_v4_2 at bundle offset 0x8: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_buf2_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[1] at +0x8 of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_V4_CFG_VMPR_V4_2_OFFSET 0x8u
 static inline uint64_t udma_gen_ex_sunda_vmpr_v4_cfg_vmpr_v4_2_addr(uint64_t base, uint64_t i) {
@@ -636,11 +642,13 @@ static inline uint64_t udma_gen_ex_sunda_vmpr_v4_cfg_vmpr_v4_2_addr(uint64_t bas
 /**
  * Register cfg_vmpr_v4_3 at bundle offset 0xc: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_ddp_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[2] at +0xc of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_V4_CFG_VMPR_V4_3_OFFSET 0xcu
 static inline uint64_t udma_gen_ex_sunda_vmpr_v4_cfg_vmpr_v4_3_addr(uint64_t base, uint64_t i) {
@@ -1499,11 +1507,13 @@ static inline uint64_t udma_gen_ex_cayman_vmpr_v4_addr(uint64_t base, uint64_t i
 /**
  * Register cfg_vmpr_v4_0 at bundle offset 0x0: RW, 32 bits. V4 high-address selector: holds the
  * field tx_q_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW: its
- * only named field is RW.
+ * only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel driver
+ * put vmpr_v4[i].tx_sel at +0x0 of its 0x40-byte element (COMPILED): raised MED/INFERRED to
+ * HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_V4_CFG_VMPR_V4_0_OFFSET 0x0u
 static inline uint64_t udma_gen_ex_cayman_vmpr_v4_cfg_vmpr_v4_0_addr(uint64_t base, uint64_t i) {
@@ -1513,11 +1523,13 @@ static inline uint64_t udma_gen_ex_cayman_vmpr_v4_cfg_vmpr_v4_0_addr(uint64_t ba
 /**
  * Register cfg_vmpr_v4_1 at bundle offset 0x4: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_buf1_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[0] at +0x4 of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_V4_CFG_VMPR_V4_1_OFFSET 0x4u
 static inline uint64_t udma_gen_ex_cayman_vmpr_v4_cfg_vmpr_v4_1_addr(uint64_t base, uint64_t i) {
@@ -1527,11 +1539,13 @@ static inline uint64_t udma_gen_ex_cayman_vmpr_v4_cfg_vmpr_v4_1_addr(uint64_t ba
 /**
  * Register cfg_vmpr_v4_2 at bundle offset 0x8: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_buf2_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[1] at +0x8 of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_V4_CFG_VMPR_V4_2_OFFSET 0x8u
 static inline uint64_t udma_gen_ex_cayman_vmpr_v4_cfg_vmpr_v4_2_addr(uint64_t base, uint64_t i) {
@@ -1541,11 +1555,13 @@ static inline uint64_t udma_gen_ex_cayman_vmpr_v4_cfg_vmpr_v4_2_addr(uint64_t ba
 /**
  * Register cfg_vmpr_v4_3 at bundle offset 0xc: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_ddp_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[2] at +0xc of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_V4_CFG_VMPR_V4_3_OFFSET 0xcu
 static inline uint64_t udma_gen_ex_cayman_vmpr_v4_cfg_vmpr_v4_3_addr(uint64_t base, uint64_t i) {
@@ -2404,11 +2420,13 @@ static inline uint64_t udma_gen_ex_mariana_vmpr_v4_addr(uint64_t base, uint64_t 
 /**
  * Register cfg_vmpr_v4_0 at bundle offset 0x0: RW, 32 bits. V4 high-address selector: holds the
  * field tx_q_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW: its
- * only named field is RW.
+ * only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel driver
+ * put vmpr_v4[i].tx_sel at +0x0 of its 0x40-byte element (COMPILED): raised MED/INFERRED to
+ * HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_V4_CFG_VMPR_V4_0_OFFSET 0x0u
 static inline uint64_t udma_gen_ex_mariana_vmpr_v4_cfg_vmpr_v4_0_addr(uint64_t base, uint64_t i) {
@@ -2418,11 +2436,13 @@ static inline uint64_t udma_gen_ex_mariana_vmpr_v4_cfg_vmpr_v4_0_addr(uint64_t b
 /**
  * Register cfg_vmpr_v4_1 at bundle offset 0x4: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_buf1_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[0] at +0x4 of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_V4_CFG_VMPR_V4_1_OFFSET 0x4u
 static inline uint64_t udma_gen_ex_mariana_vmpr_v4_cfg_vmpr_v4_1_addr(uint64_t base, uint64_t i) {
@@ -2432,11 +2452,13 @@ static inline uint64_t udma_gen_ex_mariana_vmpr_v4_cfg_vmpr_v4_1_addr(uint64_t b
 /**
  * Register cfg_vmpr_v4_2 at bundle offset 0x8: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_buf2_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[1] at +0x8 of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_V4_CFG_VMPR_V4_2_OFFSET 0x8u
 static inline uint64_t udma_gen_ex_mariana_vmpr_v4_cfg_vmpr_v4_2_addr(uint64_t base, uint64_t i) {
@@ -2446,11 +2468,13 @@ static inline uint64_t udma_gen_ex_mariana_vmpr_v4_cfg_vmpr_v4_2_addr(uint64_t b
 /**
  * Register cfg_vmpr_v4_3 at bundle offset 0xc: RW, 32 bits. V4 high-address selector: holds the
  * field rx_q_ddp_vmaddr_hi_sel (RW, reset 0x0; bit range not given, so not declared). Access RW:
- * its only named field is RW.
+ * its only named field is RW. Placed in index order by the page (MED/INFERRED) until the kernel
+ * driver put vmpr_v4[i].rx_sel[2] at +0xc of its 0x40-byte element (COMPILED): raised MED/INFERRED
+ * to HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
- * Confidence: MED/INFERRED (inferred).
+ * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_V4_CFG_VMPR_V4_3_OFFSET 0xcu
 static inline uint64_t udma_gen_ex_mariana_vmpr_v4_cfg_vmpr_v4_3_addr(uint64_t base, uint64_t i) {

@@ -224,6 +224,37 @@ static inline uint64_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_addr(uint64_t base) 
 }
 
 /**
+ * Register ostand_cfg_wr_2 at bundle offset 0x2c: RW, 32 bits. AXI outstanding write configuration
+ * 2: the data-write outstanding limit, widened to 10 bits. Name, offset and field are the kernel
+ * driver's (COMPILED); the S2M page counts 11 AXI_S2M registers and names none at 0x12c (conflict
+ * s2m_axi_ostand_cfg_wr_2). No source gives the access or a reset: RW inferred (configuration),
+ * hence MED/INFERRED. The driver says nothing of Maverick, so Maverick is left out.
+ *
+ * Bits no source names: mask 0xfffffc00.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_OFFSET 0x2cu
+static inline uint64_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_2_addr(uint64_t base) {
+    return base + UDMA_S2M_SUNDA_AXI_S2M_OFFSET + UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_OFFSET;
+}
+/**
+ * Field ostand_cfg_wr_2.max_data_wr_ostand bits 9:0 (RW). Maximum number of outstanding data writes
+ * to the AXI.
+ *
+ * Confidence: COMPILED (confirmed).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp 0u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm 0x000003ffu
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bw 10u
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_2_max_data_wr_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm) >> UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_2_max_data_wr_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp) & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm));
+}
+
+/**
  * Bundle S2M on sunda at 0x200 (0x100 bytes). Engine-global control: the five-machine state
  * readback, the change_state command, the error log, the FIFO status words, the stream
  * configuration and the per-queue prefetch-enable mask. 20 registers, all named (offsets below are
@@ -851,6 +882,22 @@ static inline uint64_t udma_s2m_sunda_s2m_rd_addr(uint64_t base) {
 }
 
 /**
+ * Register desc_pref_cfg_1 at bundle offset 0x0: RW, 32 bits. Descriptor-prefetch configuration 1
+ * (absolute 0x300). Name and offset are the kernel driver's (COMPILED). No source gives fields, a
+ * reset or the access: RW inferred (configuration), hence MED/INFERRED; the page counts four S2M_rd
+ * registers, and this is one of the three it does not name. The driver says nothing of Maverick, so
+ * Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_1_OFFSET 0x0u
+static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_1_addr(uint64_t base) {
+    return base + UDMA_S2M_SUNDA_S2M_RD_OFFSET + UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_1_OFFSET;
+}
+
+/**
  * Register desc_pref_cfg_2 at bundle offset 0x4: RW, 32 bits, reset 0x00010407. Descriptor-prefetch
  * configuration 2 (absolute 0x304): reset 0x00010407, identical in the Cayman schema and the
  * Maverick header. Fields not given for S2M (the hw-engine page's pref_force_rr[16] is M2S_rd's;
@@ -865,6 +912,39 @@ static inline uint64_t udma_s2m_sunda_s2m_rd_addr(uint64_t base) {
 #define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_RESET 0x00010407u
 static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_RD_OFFSET + UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_OFFSET;
+}
+
+/**
+ * Register desc_pref_cfg_3 at bundle offset 0x8: RW, 32 bits. Descriptor-prefetch configuration 3
+ * (absolute 0x308): the fetch threshold and minimum bursts, as M2S_rd.desc_pref_cfg_3. The driver
+ * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks),
+ * so no fields are declared. Name and offset are the kernel driver's (COMPILED). No source gives a
+ * reset or the access: RW inferred (the driver writes it, udma/udma_m2m.c:136), hence MED/INFERRED.
+ * The driver says nothing of Maverick, so Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_OFFSET 0x8u
+static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_addr(uint64_t base) {
+    return base + UDMA_S2M_SUNDA_S2M_RD_OFFSET + UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_OFFSET;
+}
+
+/**
+ * Register desc_pref_cfg_4 at bundle offset 0xc: RW, 32 bits. Descriptor-prefetch configuration 4
+ * (absolute 0x30c). Name and offset are the kernel driver's (COMPILED). No source gives fields, a
+ * reset or the access: RW inferred (configuration), hence MED/INFERRED; the page counts four S2M_rd
+ * registers, and this is one of the three it does not name. The driver says nothing of Maverick, so
+ * Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_4_OFFSET 0xcu
+static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_4_addr(uint64_t base) {
+    return base + UDMA_S2M_SUNDA_S2M_RD_OFFSET + UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_4_OFFSET;
 }
 
 /**
@@ -1251,9 +1331,10 @@ static inline uint32_t udma_s2m_sunda_s2m_comp_cfg_application_ack_tout_set(uint
  * Bundle S2M_stat on sunda at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named; the
  * first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The page
  * gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2523,6 +2604,37 @@ static inline uint64_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_addr(uint64_t base)
 }
 
 /**
+ * Register ostand_cfg_wr_2 at bundle offset 0x2c: RW, 32 bits. AXI outstanding write configuration
+ * 2: the data-write outstanding limit, widened to 10 bits. Name, offset and field are the kernel
+ * driver's (COMPILED); the S2M page counts 11 AXI_S2M registers and names none at 0x12c (conflict
+ * s2m_axi_ostand_cfg_wr_2). No source gives the access or a reset: RW inferred (configuration),
+ * hence MED/INFERRED. The driver says nothing of Maverick, so Maverick is left out.
+ *
+ * Bits no source names: mask 0xfffffc00.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_OFFSET 0x2cu
+static inline uint64_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_2_addr(uint64_t base) {
+    return base + UDMA_S2M_CAYMAN_AXI_S2M_OFFSET + UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_OFFSET;
+}
+/**
+ * Field ostand_cfg_wr_2.max_data_wr_ostand bits 9:0 (RW). Maximum number of outstanding data writes
+ * to the AXI.
+ *
+ * Confidence: COMPILED (confirmed).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp 0u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm 0x000003ffu
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bw 10u
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_2_max_data_wr_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_2_max_data_wr_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp) & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm));
+}
+
+/**
  * Bundle S2M on cayman at 0x200 (0x100 bytes). Engine-global control: the five-machine state
  * readback, the change_state command, the error log, the FIFO status words, the stream
  * configuration and the per-queue prefetch-enable mask. 20 registers, all named (offsets below are
@@ -3150,6 +3262,22 @@ static inline uint64_t udma_s2m_cayman_s2m_rd_addr(uint64_t base) {
 }
 
 /**
+ * Register desc_pref_cfg_1 at bundle offset 0x0: RW, 32 bits. Descriptor-prefetch configuration 1
+ * (absolute 0x300). Name and offset are the kernel driver's (COMPILED). No source gives fields, a
+ * reset or the access: RW inferred (configuration), hence MED/INFERRED; the page counts four S2M_rd
+ * registers, and this is one of the three it does not name. The driver says nothing of Maverick, so
+ * Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_1_OFFSET 0x0u
+static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_1_addr(uint64_t base) {
+    return base + UDMA_S2M_CAYMAN_S2M_RD_OFFSET + UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_1_OFFSET;
+}
+
+/**
  * Register desc_pref_cfg_2 at bundle offset 0x4: RW, 32 bits, reset 0x00010407. Descriptor-prefetch
  * configuration 2 (absolute 0x304): reset 0x00010407, identical in the Cayman schema and the
  * Maverick header. Fields not given for S2M (the hw-engine page's pref_force_rr[16] is M2S_rd's;
@@ -3164,6 +3292,39 @@ static inline uint64_t udma_s2m_cayman_s2m_rd_addr(uint64_t base) {
 #define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_RESET 0x00010407u
 static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_RD_OFFSET + UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_OFFSET;
+}
+
+/**
+ * Register desc_pref_cfg_3 at bundle offset 0x8: RW, 32 bits. Descriptor-prefetch configuration 3
+ * (absolute 0x308): the fetch threshold and minimum bursts, as M2S_rd.desc_pref_cfg_3. The driver
+ * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks),
+ * so no fields are declared. Name and offset are the kernel driver's (COMPILED). No source gives a
+ * reset or the access: RW inferred (the driver writes it, udma/udma_m2m.c:136), hence MED/INFERRED.
+ * The driver says nothing of Maverick, so Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_OFFSET 0x8u
+static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_addr(uint64_t base) {
+    return base + UDMA_S2M_CAYMAN_S2M_RD_OFFSET + UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_OFFSET;
+}
+
+/**
+ * Register desc_pref_cfg_4 at bundle offset 0xc: RW, 32 bits. Descriptor-prefetch configuration 4
+ * (absolute 0x30c). Name and offset are the kernel driver's (COMPILED). No source gives fields, a
+ * reset or the access: RW inferred (configuration), hence MED/INFERRED; the page counts four S2M_rd
+ * registers, and this is one of the three it does not name. The driver says nothing of Maverick, so
+ * Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_4_OFFSET 0xcu
+static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_4_addr(uint64_t base) {
+    return base + UDMA_S2M_CAYMAN_S2M_RD_OFFSET + UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_4_OFFSET;
 }
 
 /**
@@ -3550,9 +3711,10 @@ static inline uint32_t udma_s2m_cayman_s2m_comp_cfg_application_ack_tout_set(uin
  * Bundle S2M_stat on cayman at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named;
  * the first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The
  * page gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4822,6 +4984,37 @@ static inline uint64_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_addr(uint64_t base
 }
 
 /**
+ * Register ostand_cfg_wr_2 at bundle offset 0x2c: RW, 32 bits. AXI outstanding write configuration
+ * 2: the data-write outstanding limit, widened to 10 bits. Name, offset and field are the kernel
+ * driver's (COMPILED); the S2M page counts 11 AXI_S2M registers and names none at 0x12c (conflict
+ * s2m_axi_ostand_cfg_wr_2). No source gives the access or a reset: RW inferred (configuration),
+ * hence MED/INFERRED. The driver says nothing of Maverick, so Maverick is left out.
+ *
+ * Bits no source names: mask 0xfffffc00.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_OFFSET 0x2cu
+static inline uint64_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_2_addr(uint64_t base) {
+    return base + UDMA_S2M_MARIANA_AXI_S2M_OFFSET + UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_OFFSET;
+}
+/**
+ * Field ostand_cfg_wr_2.max_data_wr_ostand bits 9:0 (RW). Maximum number of outstanding data writes
+ * to the AXI.
+ *
+ * Confidence: COMPILED (confirmed).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp 0u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm 0x000003ffu
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bw 10u
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_2_max_data_wr_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm) >> UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_2_max_data_wr_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bp) & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_2_MAX_DATA_WR_OSTAND_bm));
+}
+
+/**
  * Bundle S2M on mariana at 0x200 (0x100 bytes). Engine-global control: the five-machine state
  * readback, the change_state command, the error log, the FIFO status words, the stream
  * configuration and the per-queue prefetch-enable mask. 20 registers, all named (offsets below are
@@ -5449,6 +5642,22 @@ static inline uint64_t udma_s2m_mariana_s2m_rd_addr(uint64_t base) {
 }
 
 /**
+ * Register desc_pref_cfg_1 at bundle offset 0x0: RW, 32 bits. Descriptor-prefetch configuration 1
+ * (absolute 0x300). Name and offset are the kernel driver's (COMPILED). No source gives fields, a
+ * reset or the access: RW inferred (configuration), hence MED/INFERRED; the page counts four S2M_rd
+ * registers, and this is one of the three it does not name. The driver says nothing of Maverick, so
+ * Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_1_OFFSET 0x0u
+static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_1_addr(uint64_t base) {
+    return base + UDMA_S2M_MARIANA_S2M_RD_OFFSET + UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_1_OFFSET;
+}
+
+/**
  * Register desc_pref_cfg_2 at bundle offset 0x4: RW, 32 bits, reset 0x00010407. Descriptor-prefetch
  * configuration 2 (absolute 0x304): reset 0x00010407, identical in the Cayman schema and the
  * Maverick header. Fields not given for S2M (the hw-engine page's pref_force_rr[16] is M2S_rd's;
@@ -5463,6 +5672,39 @@ static inline uint64_t udma_s2m_mariana_s2m_rd_addr(uint64_t base) {
 #define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_RESET 0x00010407u
 static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_RD_OFFSET + UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_OFFSET;
+}
+
+/**
+ * Register desc_pref_cfg_3 at bundle offset 0x8: RW, 32 bits. Descriptor-prefetch configuration 3
+ * (absolute 0x308): the fetch threshold and minimum bursts, as M2S_rd.desc_pref_cfg_3. The driver
+ * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks),
+ * so no fields are declared. Name and offset are the kernel driver's (COMPILED). No source gives a
+ * reset or the access: RW inferred (the driver writes it, udma/udma_m2m.c:136), hence MED/INFERRED.
+ * The driver says nothing of Maverick, so Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_OFFSET 0x8u
+static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_addr(uint64_t base) {
+    return base + UDMA_S2M_MARIANA_S2M_RD_OFFSET + UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_OFFSET;
+}
+
+/**
+ * Register desc_pref_cfg_4 at bundle offset 0xc: RW, 32 bits. Descriptor-prefetch configuration 4
+ * (absolute 0x30c). Name and offset are the kernel driver's (COMPILED). No source gives fields, a
+ * reset or the access: RW inferred (configuration), hence MED/INFERRED; the page counts four S2M_rd
+ * registers, and this is one of the three it does not name. The driver says nothing of Maverick, so
+ * Maverick is left out.
+ *
+ * Bits no source names: mask 0xffffffff.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_4_OFFSET 0xcu
+static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_4_addr(uint64_t base) {
+    return base + UDMA_S2M_MARIANA_S2M_RD_OFFSET + UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_4_OFFSET;
 }
 
 /**
@@ -5849,9 +6091,10 @@ static inline uint32_t udma_s2m_mariana_s2m_comp_cfg_application_ack_tout_set(ui
  * Bundle S2M_stat on mariana at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named;
  * the first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The
  * page gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -8083,9 +8326,10 @@ static inline uint64_t udma_s2m_maverick_s2m_lma_addr(uint64_t base) {
  * Bundle S2M_stat on maverick at 0x500 (0x100 bytes). Statistics counters. 7 registers, all named;
  * the first counter slot is drop_pkt at +0x04 (no cfg_st/use_extra_len at 0x500, no tx_pkt). The
  * page gives no access for them: RO is inferred (counters), LOW/INFERRED because the page's
- * register-level counts (RO = 25) cannot all hold if log_0..3, the sel_* mirrors, these seven and
- * the S2M_feature words are all RO (that makes 31): six of them are RW at register level, the pages
- * do not say which.
+ * register-level count (RO = 25) does not hold if log_0..3, the sel_* mirrors, these seven and
+ * S2M_feature.reg_2 are all RO: with the other RO registers the spec declares, that makes 26 on
+ * Cayman, so one of these inferred readings is RW at register level, and the pages do not say
+ * which.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */

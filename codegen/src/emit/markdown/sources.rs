@@ -365,7 +365,9 @@ const PRECEDENCE: &str = "The stronger reading is the primary field, and the wea
      in the spec as an alternative of that field or a `[[conflict]]`, with both sides cited: \
      nothing a source says is deleted. From strongest: (1) a compile-checked shipped header or \
      kernel source (`aws_neuron_isa_*.h` with its `ISA_STATIC_ASSERT`s and `is_valid_*` \
-     predicates, the kernel's and the userspace HAL's `union udma_desc`); (2) a reading of the \
+     predicates, the kernel's and the userspace HAL's `union udma_desc`, the GPL kernel \
+     driver `aws-neuron-driver`, whose `udma/udma_regs.h` structs and `#define`s outrank every \
+     wiki page on a register's name, offset, bits and reset); (2) a reading of the \
      compiler's encoder (the store sites of `libwalrus`'s `visitInst*`); (3) a DWARF dump or a \
      reading of a firmware body. A validator the header gives comes in as the struct's rules \
      with the header's authority. Before a word is taken in from one page, the page that reads \
