@@ -160,6 +160,20 @@ html.sidebar-visible .content main .table-wrapper,
 html.sidebar-visible .content main > table {
     max-width: calc(100vw - var(--sidebar-width) - 2 * var(--page-padding) - 16px);
 }
+/* A long field path in a cell (`src_start_addr.addr_tbl_offs.dge_table_entry_id`) may
+   break where the table needs it, so a table fits the width above at 1280 px. */
+/* mdBook pads cells 20 px a side: 320 px of an eight-column table. */
+.content main td,
+.content main th {
+    padding: 3px 8px;
+}
+.content main td code {
+    overflow-wrap: anywhere;
+}
+.content main td details > summary {
+    cursor: pointer;
+    white-space: nowrap;
+}
 .content main img {
     max-width: 100%;
     height: auto;
