@@ -533,3 +533,51 @@ impl<'m> Pages<'m> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{breakable, quote};
+
+    /// Quotes as the spec holds them (spec/registers/udma_m2s.toml, M2S_Q.cfg and
+    /// force_full_line), and what a reader sees.
+    #[test]
+    fn a_quoted_table_row_shows_its_cells_without_pipes_or_bold() {
+        assert_eq!(
+            quote("| `0x20` | 4 | RW | `cfg` | see Table 6.1a below |", true),
+            "“`0x20` · 4 · RW · `cfg` · see Table 6.1a below”"
+        );
+        assert_eq!(
+            quote("| [18] | `force_full_line` | **1** | | |", true),
+            "“\\[18\\] · `force_full_line` · 1 · — · —”"
+        );
+        // A pipe inside a code span is the code's own (a C expression), escaped for the cell.
+        assert_eq!(quote("`a | b` | c", true), "“`a \\| b` · c”");
+    }
+
+    #[test]
+    fn a_quote_cut_inside_a_code_span_is_plain_text() {
+        assert_eq!(
+            quote("=0x20000` are the **enable** bits; `AXI_qos[30:28]", true),
+            "“=0x20000 are the enable bits; AXI_qos\\[30:28\\]”"
+        );
+    }
+
+    #[test]
+    fn long_words_break_outside_code_links_and_tags() {
+        assert_eq!(
+            breakable(
+                "calls has_valid_active_channel_range(n, m) `has_valid_active_channel_range`"
+            ),
+            "calls has_<wbr>valid_<wbr>active_<wbr>channel_<wbr>range(<wbr>n,<wbr> m) \
+             `has_valid_active_channel_range`"
+        );
+        assert_eq!(
+            breakable("[NEURON_ISA_TPB_INSTRUCTION](x.md)<br>short_word"),
+            "[NEURON_ISA_TPB_INSTRUCTION](x.md)<br>short_word"
+        );
+        assert_eq!(
+            breakable("a<br>AXI_M2S.enhanced_ostand_cfg"),
+            "a<br>AXI_<wbr>M2S.<wbr>enhanced_<wbr>ostand_<wbr>cfg"
+        );
+    }
+}
