@@ -187,6 +187,11 @@ html.sidebar-visible .content main > table {
 .content main td code {
     overflow-wrap: anywhere;
 }
+/* An opened Evidence cell wraps at about 22 characters' width rather than squeezing the
+   other columns. */
+.content main td details {
+    max-width: 22em;
+}
 .content main td details > summary {
     cursor: pointer;
     white-space: nowrap;
