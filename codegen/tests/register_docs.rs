@@ -14,7 +14,7 @@ use dmaspec_codegen::emit::markdown;
 use dmaspec_codegen::load::load_files;
 use dmaspec_codegen::model::registers::{RegField, RegFile, Register};
 use dmaspec_codegen::model::{Evidence, Model};
-use dmaspec_testkit::markdown::{Table, cells, plain};
+use dmaspec_testkit::markdown::{Table, archs_in, cells, plain, shows_quote};
 use dmaspec_testkit::{model, spec};
 
 /// Three generations; a file with a single bundle and a bundle array; `ctrl` is laid out
@@ -308,8 +308,11 @@ fn cites(ev: &[Evidence], cell: &str) {
             "tags {:?}",
             e.confidence.tag
         );
-        for s in [&e.alias, &e.names, &e.pin, &e.value].into_iter().flatten() {
+        if let Some(s) = &e.alias {
             assert!(cell.contains(s.as_str()), "shows {s:?}: {cell}");
+        }
+        for s in [&e.names, &e.pin, &e.value].into_iter().flatten() {
+            assert!(shows_quote(&cell, s), "quotes {s:?}: {cell}");
         }
     }
 }
@@ -322,13 +325,9 @@ fn archs_of<'f>(f: &'f RegFile, lists: &[&[String]]) -> Vec<&'f str> {
         .collect()
 }
 
-/// What an Archs cell says for `archs` (`all` when the model's every architecture).
-fn archs_cell(m: &Model, archs: &[&str]) -> String {
-    if m.archs.iter().all(|a| archs.contains(&a.name.as_str())) {
-        "all".into()
-    } else {
-        archs.join(", ")
-    }
+/// Whether an Archs cell names exactly `archs`.
+fn archs_cell_is(m: &Model, cell: &str, archs: &[&str]) -> bool {
+    archs_in(cell, &m.arch_names()) == archs
 }
 
 /// Every (bundle, register) declaration pair of `f` present on some architecture.
@@ -399,7 +398,7 @@ fn every_register_and_field_is_on_its_page_with_bits_and_reset() {
                     .find(|row| {
                         plain(map.cell(row, "Register")).starts_with(&format!("[{}]", r.name))
                             && plain(map.cell(row, "Bundle")).contains(&b.name)
-                            && map.cell(row, "Archs") == archs_cell(&m, &archs)
+                            && archs_cell_is(&m, map.cell(row, "Archs"), &archs)
                     })
                     .unwrap_or_else(|| panic!("{which}: map row of {}.{}", b.name, r.name));
                 let off = map.cell(row, "Offset").to_uppercase().replace("0X", "0x");
@@ -429,7 +428,7 @@ fn every_register_and_field_is_on_its_page_with_bits_and_reset() {
                 let ts = tables(sec);
                 let decl = table(&ts, "Offset");
                 let drow = (decl.rows.iter())
-                    .find(|row| decl.cell(row, "Archs") == archs_cell(&m, &archs))
+                    .find(|row| archs_cell_is(&m, decl.cell(row, "Archs"), &archs))
                     .unwrap_or_else(|| panic!("{which}: declaration row of {}", r.name));
                 assert_eq!(decl.cell(drow, "Reset"), hex(r.reset, r.width));
                 assert_eq!(decl.cell(drow, "In bundle"), format!("`+{:#X}`", r.offset));
@@ -483,7 +482,7 @@ fn field_row(which: &str, m: &Model, t: &Table, x: &RegField, archs: &[&str]) {
         .find(|row| {
             t.cell(row, "Bits") == format!("`{}`", x.bits())
                 && t.cell(row, "Field").starts_with(&format!("`{}`", x.name))
-                && t.cell(row, "Archs") == archs_cell(m, archs)
+                && archs_cell_is(m, t.cell(row, "Archs"), archs)
         })
         .unwrap_or_else(|| panic!("{which}: field row {} [{}] on {archs:?}", x.name, x.bits()));
     assert_eq!(

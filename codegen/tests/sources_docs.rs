@@ -80,9 +80,9 @@ fn a_fact_shows_the_string_that_names_it_in_that_section() {
         r,
         &[
             "word [`PSEUDO_DMA_DIRECT2D`](words/PSEUDO_DMA_DIRECT2D.md#evidence) · names \
-             `NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT`",
+             “NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT”",
             "field [`PSEUDO_DMA_DIRECT2D.semaphore`](words/PSEUDO_DMA_DIRECT2D.md#layout) · \
-             names `instr.semaphore`",
+             names “instr.semaphore”",
         ],
     );
 }

@@ -18,9 +18,11 @@ pub fn cells(line: &str) -> Vec<String> {
     out.into_iter().map(|c| c.trim().to_string()).collect()
 }
 
-/// Undoes the Markdown escaping, so cell text can be compared with model strings.
+/// Undoes the Markdown escaping, so cell text can be compared with model strings (the
+/// `<wbr>` break hints of long words included).
 pub fn plain(s: &str) -> String {
     let s = s
+        .replace("<wbr>", "")
         .replace("&lt;", "<")
         .replace("&gt;", ">")
         .replace("&amp;", "&");
@@ -70,4 +72,38 @@ pub fn table_after(md: &str, heading: &str) -> Table {
         .map(cells)
         .collect();
     Table { head, rows }
+}
+
+/// Whether `cell` (after [`plain`]) shows the quote `quote` of a Markdown source: every
+/// word of it (runs of letters, digits and `_`), in order. The pages show a quote as its
+/// text reads, without the source's table pipes and `**`.
+pub fn shows_quote(cell: &str, quote: &str) -> bool {
+    let mut rest = cell;
+    for word in quote
+        .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+    {
+        match rest.find(word) {
+            Some(i) => rest = &rest[i + word.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The architectures an Archs cell names, in `order` (the model's): `all`, or names and
+/// ranges (`cayman–maverick`: every architecture from the first to the last) joined by `, `.
+pub fn archs_in<'a>(cell: &str, order: &[&'a str]) -> Vec<&'a str> {
+    if cell == "all" {
+        return order.to_vec();
+    }
+    let mut named = Vec::new();
+    for part in cell.split(", ") {
+        let (first, last) = part.split_once('–').unwrap_or((part, part));
+        let at = |n: &str| {
+            (order.iter().position(|a| *a == n)).unwrap_or_else(|| panic!("arch {n} in {cell}"))
+        };
+        named.extend(&order[at(first)..=at(last)]);
+    }
+    named
 }

@@ -9,13 +9,15 @@
 //! - `docs/coverage.md`: bytes per common confidence level, per word, and every bit map.
 //! - `docs/svg/<NAME>.svg`: a struct's bit map (word, record or nested), a box per leaf
 //!   coloured by level.
-//! - `docs/registers/<file>.md`: one page per register file: counts, register map, a
-//!   section per register with its fields; `docs/svg/registers/<file>/` its bit maps, one
+//! - `docs/registers/<file>.md`: one page per register file: contents, counts, register
+//!   map, a section per register with its fields; `docs/svg/registers/<file>/` its bit maps, one
 //!   per layout.
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
 //! - `docs/start-here.md`, `docs/guide/*.md`: the hand-written pages, copied
 //!   (`crate::guide`), when given.
-//! - `docs/book.css`: wide tables use the page's width beside the sidebar.
+//! - `docs/book.css`: wide tables use the page's width beside the sidebar; cells wrap
+//!   (evidence folded into a `<details>` per cell, long words with break hints) so that a
+//!   table fits it at 1280 px.
 //! - `docs/SUMMARY.md`, `docs/book.toml`: the pages as an mdBook (`mdbook build
 //!   generated/docs`).
 //!

@@ -383,6 +383,7 @@ impl<'m> Pages<'m> {
             );
         }
         out.push('\n');
+        self.contents(f, &all, &mut out);
 
         if !f.counts.is_empty() {
             out.push_str("## Counts\n\n");
@@ -454,7 +455,7 @@ impl<'m> Pages<'m> {
                     b.count.to_string(),
                     format!("`{:#X}`", b.stride),
                     self.archs_of(&archs),
-                    or_dash(text(&b.doc)),
+                    or_dash(breakable(&text(&b.doc))),
                     self.confidence_cell(&b.confidence),
                     self.evidence_cell(&b.evidence),
                 ],
@@ -506,6 +507,33 @@ impl<'m> Pages<'m> {
             self.register_section(f, e, digits, &mut out);
         }
         out
+    }
+
+    /// A register page's contents, first on the page (a register file runs to a hundred
+    /// tables): its sections, then each bundle's registers, linked to their sections.
+    fn contents(&self, f: &RegFile, all: &[Entry], out: &mut String) {
+        out.push_str("## Contents\n\n");
+        let mut sections = vec!["Evidence", "Bundles", "Register map", "Registers"];
+        if !f.counts.is_empty() {
+            sections.insert(0, "Counts");
+        }
+        let links: Vec<String> = (sections.iter())
+            .map(|s| format!("[{s}](#{})", slug(s)))
+            .collect();
+        let _ = writeln!(out, "- {}", links.join(" · "));
+        let mut bundles: Vec<&str> = Vec::new();
+        for e in all {
+            if !bundles.contains(&e.bundle) {
+                bundles.push(e.bundle);
+            }
+        }
+        for b in bundles {
+            let links: Vec<String> = (all.iter().filter(|e| e.bundle == b))
+                .map(|e| format!("[{}](#{})", text(e.name), slug(&heading(e.bundle, e.name))))
+                .collect();
+            let _ = writeln!(out, "- {}: {}", code(b, false), links.join(" · "));
+        }
+        out.push('\n');
     }
 
     fn register_section(&self, f: &RegFile, e: &Entry, digits: usize, out: &mut String) {
@@ -645,7 +673,7 @@ impl<'m> Pages<'m> {
                     x.access.as_str().to_string(),
                     reset_hex(x.reset, x.width),
                     enum_cell,
-                    or_dash(text(&x.doc)),
+                    or_dash(breakable(&text(&x.doc))),
                     self.archs_of(&archs),
                     self.confidence_cell(&x.confidence),
                     if x.evidence.is_empty() {
@@ -700,7 +728,7 @@ impl<'m> Pages<'m> {
                             y.bits(),
                             self.archs_of(&archs)
                         ),
-                        or_dash(text(&y.doc)),
+                        or_dash(breakable(&text(&y.doc))),
                         self.confidence_cell(&y.confidence),
                         self.evidence_cell(&y.evidence),
                     ],
@@ -710,7 +738,7 @@ impl<'m> Pages<'m> {
                     self.row(
                         &[
                             format!("alternative<br>{}", code(&a.name, true)),
-                            or_dash(text(&a.doc)),
+                            or_dash(breakable(&text(&a.doc))),
                             self.confidence_cell(&a.confidence),
                             self.evidence_cell(&a.evidence),
                         ],

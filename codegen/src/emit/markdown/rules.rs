@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::pages::Pages;
-use super::util::{Loc, code, para, prose, text};
+use super::util::{Loc, breakable, code, para, prose, text};
 use crate::model::rules::{Authority, Enforcement, RuleKind, RuleSet};
 use crate::model::*;
 
@@ -78,21 +78,16 @@ fn table(cx: &Pages<'_>, s: &RuleSet, out: &mut String) {
             RuleKind::Any { parts } => format!("any of: {}", ids(s, parts)),
             RuleKind::NotEnforced => "*body not given by the sources*".to_string(),
         };
-        let mut meaning = text(&r.message);
+        let mut meaning = breakable(&text(&r.message));
         if !r.doc.is_empty() {
-            let _ = write!(meaning, "<br>{}", text(&r.doc));
+            let _ = write!(meaning, "<br>{}", breakable(&text(&r.doc)));
         }
-        let applies = if r.arch.is_empty() {
-            "all".to_string()
-        } else {
-            text(&r.arch.join(", "))
-        };
         cx.row(
             &[
                 name,
                 checks,
                 meaning,
-                applies,
+                cx.archs_of(&r.arch),
                 s.enforcement(i).label().to_string(),
                 r.authority.name().to_string(),
                 cx.confidence_cell(&r.confidence),

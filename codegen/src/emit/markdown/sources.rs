@@ -35,7 +35,7 @@ impl Collector<'_, '_> {
         for e in evidence {
             self.push(&e.source, e.section.as_deref(), &e.cite, kind, label, href);
             if let (Some(names), Some(c)) = (&e.names, self.out.last_mut()) {
-                let _ = write!(c.fact, " · names {}", code(names, true));
+                let _ = write!(c.fact, " · names {}", quote(names, true));
             }
         }
     }

@@ -111,6 +111,121 @@ pub(super) fn code(s: &str, cell: bool) -> String {
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
+/// A quote of a Markdown source (an evidence record's `names`, `pin` or `value`) as its
+/// text reads there, in quotation marks: a quoted table row's cells joined by ` · `
+/// instead of pipes (an empty cell a dash), `**` dropped outside code spans, code spans
+/// kept. A quote cut inside a code span (its backticks unpaired) shows as plain text.
+pub(super) fn quote(s: &str, cell: bool) -> String {
+    // Code spans are set aside first, so that their pipes do not split the row.
+    let spans: Vec<&str> = s.split('`').collect();
+    // A span that starts or ends with a space pairs the backticks wrongly (a quote cut
+    // after an opening one): then none is a code span.
+    let paired = spans.len() % 2 == 1
+        && (spans.iter().skip(1).step_by(2))
+            .all(|c| !c.starts_with(char::is_whitespace) && !c.ends_with(char::is_whitespace));
+    let mut row = String::new();
+    for (i, span) in spans.iter().enumerate() {
+        if paired && i % 2 == 1 {
+            row.push(CODE);
+            row.push_str(&span.replace('|', &PIPE.to_string()));
+            row.push(CODE);
+        } else {
+            row.push_str(&span.replace("**", ""));
+        }
+    }
+    let row = row.trim();
+    let row = row.strip_prefix('|').unwrap_or(row);
+    let row = row.strip_suffix('|').unwrap_or(row);
+    let cells: Vec<String> = row
+        .split('|')
+        .map(|c| {
+            let c = c.trim();
+            if c.is_empty() {
+                return "—".to_string();
+            }
+            c.split(CODE)
+                .enumerate()
+                .map(|(i, part)| match i % 2 {
+                    1 => code(&part.replace(PIPE, "|"), cell),
+                    _ => escape(part),
+                })
+                .collect()
+        })
+        .collect();
+    format!("“{}”", cells.join(" · "))
+}
+
+/// Where [`quote`] set a code span aside, and a pipe inside one.
+const CODE: char = '\u{1}';
+const PIPE: char = '\u{2}';
+
+/// A table cell's evidence `body` in a collapsed `<details>` whose summary counts its
+/// `records`: the column stays narrow (quotes widened tables past the page) and every
+/// record stays on the page, a click away.
+pub(super) fn folded(records: usize, body: &str) -> String {
+    let n = crate::emit::plural(records, "record");
+    format!("<details><summary>{n}</summary>{body}</details>")
+}
+
+/// A table cell's prose (`text`'s output) with a `<wbr>` after each `_`, `(`, `,` and `.`
+/// of a word longer than [`LONG_WORD`] characters outside code spans, links and tags: an
+/// identifier in prose (`has_valid_active_channel_range_with_tile(num_active_channels,`)
+/// may then wrap, and the column it sits in need not be wider than the page.
+pub(super) fn breakable(md: &str) -> String {
+    let mut out = String::with_capacity(md.len());
+    let mut word = String::new();
+    let mut plain = true;
+    let flush = |word: &mut String, plain: bool, out: &mut String| {
+        if plain && word.chars().count() > LONG_WORD {
+            for c in word.chars() {
+                out.push(c);
+                if matches!(c, '_' | '(' | ',' | '.') {
+                    out.push_str("<wbr>");
+                }
+            }
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    let mut chars = md.chars().peekable();
+    let mut fence = 0;
+    while let Some(c) = chars.next() {
+        if c == '`' {
+            let mut run = 1;
+            while chars.next_if_eq(&'`').is_some() {
+                run += 1;
+            }
+            // A code span opens on a run of backticks and closes on the same length.
+            fence = match fence {
+                0 => run,
+                f if f == run => 0,
+                f => f,
+            };
+            plain = false;
+            word.push_str(&"`".repeat(run));
+            continue;
+        }
+        let line_break = c == '<' && chars.clone().take(3).eq("br>".chars());
+        if fence == 0 && (c.is_whitespace() || line_break) {
+            flush(&mut word, plain, &mut out);
+            plain = true;
+            out.push(c);
+            continue;
+        }
+        if fence == 0 && (c == '<' || (matches!(c, '[' | ']') && !word.ends_with('\\'))) {
+            // A tag or a link: the word keeps its characters as they are.
+            plain = false;
+        }
+        word.push(c);
+    }
+    flush(&mut word, plain, &mut out);
+    out
+}
+
+/// Words longer than this may break inside in a table cell (see [`breakable`]).
+const LONG_WORD: usize = 20;
+
 /// What a leaf's Meaning cell adds for constants and value codecs.
 pub(super) fn value_notes(constant: Option<u64>, codec: Option<Codec>) -> String {
     let mut out = String::new();
@@ -217,7 +332,7 @@ impl<'m> Pages<'m> {
         } else {
             format!(
                 "[{}]({}types.md#{})",
-                text(&t.name),
+                breakable(&text(&t.name)),
                 loc.up(),
                 slug(&t.name)
             )
@@ -256,19 +371,20 @@ impl<'m> Pages<'m> {
     }
 
     /// One evidence record on one line: citation, then whatever the record pins, then its tag.
+    /// The pinned strings quote Markdown sources: [`quote`] shows them as their text reads.
     pub(super) fn evidence_one(&self, e: &Evidence, cell: bool) -> String {
         let mut parts = vec![format!("**{}**", text(&e.cite))];
         if let Some(s) = &e.alias {
             parts.push(format!("as {}", code(s, cell)));
         }
         if let Some(s) = &e.names {
-            parts.push(format!("names {}", code(s, cell)));
+            parts.push(format!("names {}", quote(s, cell)));
         }
         if let Some(s) = &e.pin {
-            parts.push(format!("pin {}", code(s, cell)));
+            parts.push(format!("pin {}", quote(s, cell)));
         }
         if let Some(s) = &e.value {
-            parts.push(format!("value {}", code(s, cell)));
+            parts.push(format!("value {}", quote(s, cell)));
         }
         if let Some(s) = &e.note {
             parts.push(format!("note: {}", prose(s, cell)));
@@ -277,14 +393,13 @@ impl<'m> Pages<'m> {
         parts.join(" · ")
     }
 
+    /// A table's Evidence cell: the records, one a line, folded (see [`folded`]).
     pub(super) fn evidence_cell(&self, ev: &[Evidence]) -> String {
         if ev.is_empty() {
             return "*none*".into();
         }
-        ev.iter()
-            .map(|e| self.evidence_one(e, true))
-            .collect::<Vec<_>>()
-            .join("<br>")
+        let lines: Vec<String> = ev.iter().map(|e| self.evidence_one(e, true)).collect();
+        folded(ev.len(), &lines.join("<br>"))
     }
 
     pub(super) fn evidence_list(&self, ev: &[Evidence], out: &mut String) {
@@ -299,11 +414,11 @@ impl<'m> Pages<'m> {
     /// Meaning of a member: its doc, else (in italics) the doc of the type it holds.
     pub(super) fn meaning(&self, doc: &str, type_name: &str) -> String {
         if !doc.is_empty() {
-            return text(doc);
+            return breakable(&text(doc));
         }
         let base = type_name.split('[').next().unwrap_or_default();
         match self.model.type_by_name(base) {
-            Some(t) if !t.doc.is_empty() => format!("*{}*", text(&t.doc)),
+            Some(t) if !t.doc.is_empty() => format!("*{}*", breakable(&text(&t.doc))),
             _ => "—".into(),
         }
     }
@@ -316,12 +431,34 @@ impl<'m> Pages<'m> {
         }
     }
 
+    /// An Archs cell: `all`, else the architectures in the model's (generation) order, a
+    /// run of three or more neighbours as a range (`cayman–maverick`), so the column
+    /// stays one line wide.
     pub(super) fn archs_of(&self, list: &[String]) -> String {
-        if list.is_empty() || self.model.archs.iter().all(|a| list.contains(&a.name)) {
-            "all".into()
-        } else {
-            list.iter().map(|a| text(a)).collect::<Vec<_>>().join(", ")
+        let archs = &self.model.archs;
+        if list.is_empty() || archs.iter().all(|a| list.contains(&a.name)) {
+            return "all".into();
         }
+        let mut runs: Vec<Vec<&str>> = Vec::new();
+        let mut last: Option<usize> = None;
+        for (i, a) in archs.iter().enumerate() {
+            if !list.contains(&a.name) {
+                continue;
+            }
+            match runs.last_mut() {
+                Some(run) if last == Some(i.wrapping_sub(1)) => run.push(&a.name),
+                _ => runs.push(vec![&a.name]),
+            }
+            last = Some(i);
+        }
+        let parts: Vec<String> = runs
+            .iter()
+            .map(|run| match run.as_slice() {
+                [first, .., last] if run.len() >= 3 => format!("{}–{}", text(first), text(last)),
+                _ => run.iter().map(|a| text(a)).collect::<Vec<_>>().join(", "),
+            })
+            .collect();
+        parts.join(", ")
     }
 
     pub(super) fn aliases(&self, aliases: &[Alias], cell: bool) -> String {
@@ -394,5 +531,53 @@ impl<'m> Pages<'m> {
                 out,
             );
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{breakable, quote};
+
+    /// Quotes as the spec holds them (spec/registers/udma_m2s.toml, M2S_Q.cfg and
+    /// force_full_line), and what a reader sees.
+    #[test]
+    fn a_quoted_table_row_shows_its_cells_without_pipes_or_bold() {
+        assert_eq!(
+            quote("| `0x20` | 4 | RW | `cfg` | see Table 6.1a below |", true),
+            "“`0x20` · 4 · RW · `cfg` · see Table 6.1a below”"
+        );
+        assert_eq!(
+            quote("| [18] | `force_full_line` | **1** | | |", true),
+            "“\\[18\\] · `force_full_line` · 1 · — · —”"
+        );
+        // A pipe inside a code span is the code's own (a C expression), escaped for the cell.
+        assert_eq!(quote("`a | b` | c", true), "“`a \\| b` · c”");
+    }
+
+    #[test]
+    fn a_quote_cut_inside_a_code_span_is_plain_text() {
+        assert_eq!(
+            quote("=0x20000` are the **enable** bits; `AXI_qos[30:28]", true),
+            "“=0x20000 are the enable bits; AXI_qos\\[30:28\\]”"
+        );
+    }
+
+    #[test]
+    fn long_words_break_outside_code_links_and_tags() {
+        assert_eq!(
+            breakable(
+                "calls has_valid_active_channel_range(n, m) `has_valid_active_channel_range`"
+            ),
+            "calls has_<wbr>valid_<wbr>active_<wbr>channel_<wbr>range(<wbr>n,<wbr> m) \
+             `has_valid_active_channel_range`"
+        );
+        assert_eq!(
+            breakable("[NEURON_ISA_TPB_INSTRUCTION](x.md)<br>short_word"),
+            "[NEURON_ISA_TPB_INSTRUCTION](x.md)<br>short_word"
+        );
+        assert_eq!(
+            breakable("a<br>AXI_M2S.enhanced_ostand_cfg"),
+            "a<br>AXI_<wbr>M2S.<wbr>enhanced_<wbr>ostand_<wbr>cfg"
+        );
     }
 }

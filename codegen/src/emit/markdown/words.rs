@@ -382,22 +382,28 @@ impl<'m> Pages<'m> {
     }
 
     /// A leaf's evidence: its own member's, preceded by that of every member holding it,
-    /// each level under its path.
+    /// each level under its path, folded into one `<details>`.
     fn leaf_evidence_cell(&self, leaf: &Leaf) -> String {
         if leaf.within.is_empty() {
             return self.evidence_cell(leaf.member.evidence);
         }
+        let mut records = 0;
         let levels: Vec<String> = leaf
             .chain()
             .map(|l| {
-                format!(
-                    "{}: {}",
-                    code(&l.path, true),
-                    self.evidence_cell(l.evidence)
-                )
+                records += l.evidence.len();
+                let lines: Vec<String> = if l.evidence.is_empty() {
+                    vec!["*none*".into()]
+                } else {
+                    l.evidence
+                        .iter()
+                        .map(|e| self.evidence_one(e, true))
+                        .collect()
+                };
+                format!("{}: {}", code(&l.path, true), lines.join("<br>"))
             })
             .collect();
-        levels.join("<br>")
+        folded(records, &levels.join("<br>"))
     }
 
     /// The member's path inside its declaring type, as conflicts.md titles it.
