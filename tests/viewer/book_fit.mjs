@@ -14,9 +14,12 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 
 // mdBook warns above 10 MB; the index was 12.9 MB before issue 41 (1.6 MB gzipped).
-const INDEX = 9_000_000;
-const INDEX_GZIP = 1_200_000;
-const HEIGHT = 65_000;
+const INDEX = 10_000_000;
+const INDEX_GZIP = 1_300_000;
+// UDMA_M2S's page was 100,668 px before issue 41, 62,000 px after, and 77,000 px once the
+// kernel driver's registers were added: a ceiling against a page growing unnoticed, which
+// the register pages' contents lists keep navigable.
+const HEIGHT = 85_000;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const book = path.join(root, "target/book");
