@@ -35,7 +35,10 @@ fn the_coverage_page_lists_each_gap_with_reason_and_sources() {
     assert!(c7.contains("`0xc7` `PSEUDO_TRIGGER_ALL_REDUCE`"), "{c7}");
     assert!(c7.contains("**wiki-s3d3-collective §1**"), "{c7}");
     // 0xc8 has a word now (wiki-seq-microcode §6), so it is no gap.
-    assert!(!section.contains("| `PSEUDO_TRIGGER_COLLECTIVE` |"), "{section}");
+    assert!(
+        !section.contains("| `PSEUDO_TRIGGER_COLLECTIVE` |"),
+        "{section}"
+    );
     // supp-dve-datamove §Gaps and confidence: the 0x9B companion "is not deep-transcribed".
     let c9b = coverage_row(section, "0x9B select-reduce companion");
     assert!(c9b.contains("`0x9b` `DVE_READ_ACCUMULATOR`"), "{c9b}");
