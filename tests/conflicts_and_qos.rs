@@ -39,9 +39,10 @@ fn dmaqos_class_has_the_consolidated_pages_seventeen_values() {
 
 #[test]
 fn wait_mode_reg_variants_and_new_instruction_types() {
-    // supp-field-tables Table 4.13: 0x81..0x85 are the _REG variants.
-    assert_eq!(WAIT_MODE::REG_81.raw(), 0x81);
-    assert_eq!(WAIT_MODE::REG_85.raw(), 0x85);
+    // supp-field-tables Table 4.13: 0x81..0x85 are the _REG variants; the core-barrier page
+    // §3 spells them `..._EQ/LT/LE/GT/GE_REG` (the WAIT_FOR_SEM_ prefix is dmaspec's reading).
+    assert_eq!(WAIT_MODE::WAIT_FOR_SEM_EQ_REG.raw(), 0x81);
+    assert_eq!(WAIT_MODE::WAIT_FOR_SEM_GE_REG.raw(), 0x85);
     // supp-indirect-descriptors (42/43) and seed 000 §The sibling (73).
     use words::klr::enums::InstructionType;
     assert_eq!(InstructionType::InstGenericIndirectLoad.raw(), 42);
@@ -80,6 +81,6 @@ fn a_word_waiting_on_a_register_threshold_decodes_its_mode() {
     word[1] = 0x10;
     word[4] = 0x83;
     let w = words::DMA_DIRECT2D::decode(&word).expect("decodes");
-    assert_eq!(w.events.wait_mode, WAIT_MODE::REG_83);
+    assert_eq!(w.events.wait_mode, WAIT_MODE::WAIT_FOR_SEM_LE_REG);
     assert_eq!(w.encode(), word);
 }

@@ -317,10 +317,12 @@ fn trigger_with_a_full_length_queue_name() {
     assert_eq!(w.dma_queue_name.bytes().len(), 31);
     assert!(w.dma_queue_name.is_canonical());
     assert_eq!(bytes[0x2B], 0);
-    assert_eq!(w.unknown_44, [0; 4]);
-    // Row +0x30 DMA BLOCK ID.
-    assert_eq!(w.dma_block_id, 7);
-    assert_eq!(w.unknown_52, [0; 12]);
+    // +0x2C..+0x3F, which seed 000 leaves unnamed: the shipped header's use_raw_count and
+    // reserved (wiki-seq-microcode §5, + 4 for the 8-byte events).
+    assert_eq!(w.use_raw_count, 0);
+    // Row +0x30 DMA BLOCK ID (the header's block_id).
+    assert_eq!(w.block_id, 7);
+    assert_eq!(w.reserved, [0; 12]);
     assert_eq!(w.encode(), bytes);
 
     // Encoding the same name again gives the same bytes.

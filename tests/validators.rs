@@ -2019,12 +2019,20 @@ fn seed000_word_rules() {
     bytes_cases(
         "PSEUDO_DMA_TRIGGER",
         PSEUDO_DMA_TRIGGER::RULES,
-        &[case(
-            "queue_name_shorter_than_32",
-            "seed-000 §DMATrigger: queName.length() < maxSize (32)",
-            || vector("seed000_trigger.hex"),
-            |b| b[0x2B] = b'x',
-        )],
+        &[
+            case(
+                "queue_name_shorter_than_32",
+                "seed-000 §DMATrigger: queName.length() < maxSize (32)",
+                || vector("seed000_trigger.hex"),
+                |b| b[0x2B] = b'x',
+            ),
+            case(
+                "dma_queue_name_not_empty",
+                "wiki-seq-microcode §5: tonga_isa_tpb_dma_trigger_check_validity, dma_queue_name[0] != '\\0'",
+                || vector("seed000_trigger.hex"),
+                |b| b[0x0C] = 0,
+            ),
+        ],
     );
     for (name, file, rules) in [
         (

@@ -160,7 +160,7 @@ fn trigger_name_is_text() {
         i["fields"]["dma_queue_name"],
         "dma_queue_activation_in_000001a"
     );
-    assert_eq!(i["fields"]["dma_block_id"], 7);
+    assert_eq!(i["fields"]["block_id"], 7);
 
     let out = dmaspec(
         &["decode", "--hex", "tests/vectors/seed000_trigger.hex"],
@@ -173,8 +173,8 @@ fn trigger_name_is_text() {
         row.contains("+0x0c") && row.contains("\"dma_queue_activation_in_000001a\""),
         "{row}"
     );
-    let row = text.lines().find(|l| l.contains("unknown_52")).unwrap();
-    assert!(row.contains("UNKNOWN"), "{row}");
+    let row = text.lines().find(|l| l.contains("use_raw_count")).unwrap();
+    assert!(row.contains("+0x2c"), "{row}");
 }
 
 #[test]

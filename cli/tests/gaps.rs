@@ -30,10 +30,15 @@ fn the_coverage_page_lists_each_gap_with_reason_and_sources() {
     let generate = coverage_row(section, "GENERATE");
     assert!(generate.contains("not 64-byte slots"), "{generate}");
     assert!(generate.contains("**supp-dge-microop §3.1**"), "{generate}");
-    // wiki-s3d3-collective §1: PSEUDO_TRIGGER_COLLECTIVE == 0xc8, lowered host-side.
-    let c8 = coverage_row(section, "PSEUDO_TRIGGER_COLLECTIVE");
-    assert!(c8.contains("`0xc8` `PSEUDO_TRIGGER_COLLECTIVE`"), "{c8}");
-    assert!(c8.contains("**wiki-neff-container §7**"), "{c8}");
+    // wiki-s3d3-collective §1: PSEUDO_TRIGGER_ALL_REDUCE == 0xc7, lowered host-side.
+    let c7 = coverage_row(section, "PSEUDO_TRIGGER_ALL_REDUCE");
+    assert!(c7.contains("`0xc7` `PSEUDO_TRIGGER_ALL_REDUCE`"), "{c7}");
+    assert!(c7.contains("**wiki-s3d3-collective §1**"), "{c7}");
+    // 0xc8 has a word now (wiki-seq-microcode §6), so it is no gap.
+    assert!(
+        !section.contains("| `PSEUDO_TRIGGER_COLLECTIVE` |"),
+        "{section}"
+    );
     // supp-dve-datamove §Gaps and confidence: the 0x9B companion "is not deep-transcribed".
     let c9b = coverage_row(section, "0x9B select-reduce companion");
     assert!(c9b.contains("`0x9b` `DVE_READ_ACCUMULATOR`"), "{c9b}");
@@ -57,15 +62,15 @@ fn the_json_carries_the_gaps() {
     assert_eq!(doc["format"], "dmaspec/4");
     let gaps = doc["gaps"].as_array().expect("a gaps list");
     assert_eq!(gaps.len(), GAPS.len());
-    let c8 = gaps
+    let c7 = gaps
         .iter()
-        .find(|g| g["name"] == "PSEUDO_TRIGGER_COLLECTIVE")
+        .find(|g| g["name"] == "PSEUDO_TRIGGER_ALL_REDUCE")
         .unwrap();
-    assert_eq!(c8["opcode"]["value"], 0xc8);
-    assert_eq!(c8["opcode"]["enumerator"], "PSEUDO_TRIGGER_COLLECTIVE");
-    assert_eq!(c8["word"], Value::Null);
-    assert_eq!(c8["file"], "gaps.toml");
-    assert_eq!(c8["evidence"][1]["source"], "wiki-neff-container");
+    assert_eq!(c7["opcode"]["value"], 0xc7);
+    assert_eq!(c7["opcode"]["enumerator"], "PSEUDO_TRIGGER_ALL_REDUCE");
+    assert_eq!(c7["word"], Value::Null);
+    assert_eq!(c7["file"], "gaps.toml");
+    assert_eq!(c7["evidence"][1]["source"], "wiki-s3d3-collective");
     let band = gaps.iter().find(|g| g["name"] == "S4_PB band").unwrap();
     assert_eq!(band["word"], "POOL_BUFFER_LOAD");
     assert_eq!(band["confidence"]["tag"], "HIGH/OBSERVED");
@@ -73,15 +78,15 @@ fn the_json_carries_the_gaps() {
 
 #[test]
 fn explain_of_an_opcode_without_a_word_says_why() {
-    let out = dmaspec(&["explain", "0xc8"], &[]);
+    let out = dmaspec(&["explain", "0xc7"], &[]);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(
-        text.starts_with("PSEUDO_TRIGGER_COLLECTIVE — known but not specified\n"),
+        text.starts_with("PSEUDO_TRIGGER_ALL_REDUCE — known but not specified\n"),
         "{text}"
     );
     assert!(
-        text.contains("opcode 0xc8 (PSEUDO_TRIGGER_COLLECTIVE)"),
+        text.contains("opcode 0xc7 (PSEUDO_TRIGGER_ALL_REDUCE)"),
         "{text}"
     );
     assert!(
@@ -94,7 +99,7 @@ fn explain_of_an_opcode_without_a_word_says_why() {
     );
     // By the gap's name, case-insensitively, and for a micro-op that has no opcode.
     assert_eq!(
-        stdout(&dmaspec(&["explain", "pseudo_trigger_collective"], &[])),
+        stdout(&dmaspec(&["explain", "pseudo_trigger_all_reduce"], &[])),
         text
     );
     let generate = stdout(&dmaspec(&["explain", "GENERATE"], &[]));

@@ -560,7 +560,8 @@ static inline const char *NEURON_ISA_TPB_DGE_COMPUTE_OP_name(NEURON_ISA_TPB_DGE_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §6.5; supp-field-tables §4 Table 4.4b. Spec: types/dma_common.toml:113.
+ * Evidence: seed-004 §6.5; supp-field-tables §4 Table 4.4b; wiki-seq-microcode §6. Spec:
+ * types/dma_common.toml:113.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_DTYPE : uint8_t {
@@ -574,6 +575,11 @@ enum NEURON_ISA_TPB_DTYPE {
     NEURON_ISA_TPB_DTYPE_INT16 = 0x04,
     NEURON_ISA_TPB_DTYPE_UINT16 = 0x05,
     NEURON_ISA_TPB_DTYPE_BFLOAT16 = 0x06,
+    /**
+     * Alias of `NEURON_ISA_TPB_DTYPE_BFLOAT16` (as wiki-seq-microcode §6 spells it). The TONGA
+     * header's spelling as the page prints it.
+     */
+    NEURON_ISA_TPB_DTYPE_BF16 = 0x06,
     NEURON_ISA_TPB_DTYPE_FP16 = 0x07,
     NEURON_ISA_TPB_DTYPE_INT32 = 0x08,
     NEURON_ISA_TPB_DTYPE_UINT32 = 0x09,
@@ -639,7 +645,7 @@ static inline const char *NEURON_ISA_TPB_DTYPE_name(NEURON_ISA_TPB_DTYPE v) {
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: seed-004 §5.1; supp-field-tables §5 Table 5a; supp-dge-microop §1.3; seed-000
- * §assign64bitAddr. Spec: types/dma_common.toml:139.
+ * §assign64bitAddr. Spec: types/dma_common.toml:143.
  */
 typedef uint8_t NEURON_ISA_TPB_ADDR8_MARKER;
 /** No bit set. */
@@ -823,7 +829,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_ADDR8_addr_immediate, marker) == 7
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:162.
+ * Evidence: seed-004 §8; supp-field-tables §5. Spec: types/dma_common.toml:166.
  */
 typedef union __attribute__((packed)) NEURON_ISA_TPB_ADDR8 {
     NEURON_ISA_TPB_ADDR8_addr_reg addr_reg;
@@ -1590,8 +1596,8 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_DESCRIPTOR_RAW, bytes) == 0, "NEUR
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-stream-transpose §3.1; wiki-range-select §5.2; wiki-range-select §5.4. Spec:
- * types/dve.toml:80.
+ * Evidence: wiki-stream-transpose §3.1; wiki-range-select §5.2; wiki-range-select §5.4;
+ * wiki-seq-microcode §6. Spec: types/dve.toml:80.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_ALU_OP : uint8_t {
@@ -1654,7 +1660,7 @@ static inline const char *NEURON_ISA_TPB_ALU_OP_name(NEURON_ISA_TPB_ALU_OP v) {
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-range-select §5.4. Spec: types/dve.toml:105.
+ * Evidence: wiki-range-select §5.4. Spec: types/dve.toml:106.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_ACCUM_CMD : uint8_t {
@@ -1698,7 +1704,7 @@ static inline const char *NEURON_ISA_TPB_ACCUM_CMD_name(NEURON_ISA_TPB_ACCUM_CMD
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-stream-transpose §4.2. Spec: types/dve.toml:120.
+ * Evidence: wiki-stream-transpose §4.2. Spec: types/dve.toml:121.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_TENSOR_SUBDIM : uint8_t {
@@ -1743,7 +1749,7 @@ static inline const char *NEURON_ISA_TPB_TENSOR_SUBDIM_name(NEURON_ISA_TPB_TENSO
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-dropout §3. Spec: types/dve.toml:135.
+ * Evidence: wiki-dropout §3. Spec: types/dve.toml:136.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_DROPOUT_THRESHOLD_TYPE : uint8_t {
@@ -1993,14 +1999,17 @@ typedef struct __attribute__((packed)) GSControl {
 DMASPEC_STATIC_ASSERT(sizeof(GSControl) == 2, "GSControl is 2 bytes");
 
 /**
- * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore or an event (the
- * field-tables page lists a selection, the _REG variants 0x81..0x85 unnamed; the instruction-record
- * page adds the LT / LE and the event waits).
+ * WAIT_MODE (1 byte): When the instruction may issue, against a semaphore or an event. The names
+ * are common.h's as the core-barrier page prints them (§3, L313-330):
+ * WAIT_FOR_SEM_EQ/LT/LE/GT/GE_IMM 1..5, the register forms 0x81..0x85, the WAIT_FOR_EVT_* event
+ * waits 6 / 7 / 0xe / 0xf and INVALID 0xff. Where that page writes a family with `...` or `*`, the
+ * full spelling is dmaspec's expansion (INFERRED, the chain in each enumerator's doc); the
+ * spellings the spec used before stay as aliases.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §4 Table 4.13; wiki-instruction-record §1. Spec:
- * types/header.toml:56.
+ * Evidence: wiki-core-barrier §3; supp-field-tables §4 Table 4.13; wiki-instruction-record §1.
+ * Spec: types/header.toml:56.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_WAIT_MODE : uint8_t {
@@ -2010,65 +2019,130 @@ enum NEURON_ISA_TPB_WAIT_MODE {
     NEURON_ISA_TPB_WAIT_MODE_NONE = 0x00,
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_IMM = 0x01,
     /**
-     * wait until the semaphore is less than the immediate; the instruction-record page's spelling,
-     * which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in
-     * Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)
+     * Wait until the semaphore is less than the immediate (the core-barrier page's
+     * WAIT_FOR_SEM_EQ/LT/LE/GT_IMM at 0x1..0x4).
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LT_IMM = 0x02,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LT_IMM` (as wiki-instruction-record §1 spells
+     * it). The DWARF page writes the family without the WAIT_FOR_ prefix
+     * (SEM_EQ/LT/LE/GT/GE_IMM=1..5); the spec's primary before the core-barrier page gave the
+     * shipped spelling.
      */
     NEURON_ISA_TPB_WAIT_MODE_SEM_LT_IMM = 0x02,
+    /** Less than or equal (the core-barrier page's WAIT_FOR_SEM_EQ/LT/LE/GT_IMM at 0x1..0x4). */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LE_IMM = 0x03,
     /**
-     * less than or equal; the instruction-record page's spelling, which writes the family as
-     * SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped
-     * name may carry a WAIT_FOR_ prefix the page leaves out)
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LE_IMM` (as wiki-instruction-record §1 spells
+     * it). The DWARF page writes the family without the WAIT_FOR_ prefix
+     * (SEM_EQ/LT/LE/GT/GE_IMM=1..5); the spec's primary before the core-barrier page gave the
+     * shipped spelling.
      */
     NEURON_ISA_TPB_WAIT_MODE_SEM_LE_IMM = 0x03,
-    /** strictly greater */
+    /**
+     * Strictly greater: the `$S[n]>v` of the producer's disassembly (pe.asm `$S[10]>0` over
+     * wait_mode 0x04, wiki-seq-microcode §7.1).
+     */
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_IMM = 0x04,
+    /** Greater than or equal: the wait of a counted barrier (wiki-core-barrier §3). */
     NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_IMM = 0x05,
     /**
-     * wait for the event to be set; the instruction-record page's spelling (it leaves out the
-     * WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)
+     * Wait for the event to be set. INFERRED (dmaspec's expansion): the core-barrier page names 0x6
+     * / 0x7 / 0xe / 0xf `WAIT_FOR_EVT_*` and the DWARF page gives each value's suffix (EVT_SET=6),
+     * so the full name is the prefix before that suffix.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_SET = 0x06,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_SET` (as wiki-instruction-record §1 spells
+     * it). The DWARF page's spelling, the spec's primary before.
      */
     NEURON_ISA_TPB_WAIT_MODE_EVT_SET = 0x06,
     /**
-     * the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's
-     * names, so the shipped name may carry one)
+     * INFERRED (dmaspec's expansion): `WAIT_FOR_EVT_*` at 0x7 (core-barrier page) with the DWARF
+     * page's EVT_SET_THEN_CLEAR=7.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_SET_THEN_CLEAR = 0x07,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_SET_THEN_CLEAR` (as wiki-instruction-record
+     * §1 spells it). The DWARF page's spelling, the spec's primary before.
      */
     NEURON_ISA_TPB_WAIT_MODE_EVT_SET_THEN_CLEAR = 0x07,
     /**
-     * the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's
-     * names, so the shipped name may carry one)
+     * INFERRED (dmaspec's expansion): `WAIT_FOR_EVT_*` at 0xe (core-barrier page) with the DWARF
+     * page's EVT_CLEAR=14.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_CLEAR = 0x0e,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_CLEAR` (as wiki-instruction-record §1 spells
+     * it). The DWARF page's spelling, the spec's primary before.
      */
     NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR = 0x0e,
     /**
-     * the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's
-     * names, so the shipped name may carry one)
+     * INFERRED (dmaspec's expansion): `WAIT_FOR_EVT_*` at 0xf (core-barrier page) with the DWARF
+     * page's EVT_CLEAR_THEN_SET=15.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_CLEAR_THEN_SET = 0x0f,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_EVT_CLEAR_THEN_SET` (as wiki-instruction-record
+     * §1 spells it). The DWARF page's spelling, the spec's primary before.
      */
     NEURON_ISA_TPB_WAIT_MODE_EVT_CLEAR_THEN_SET = 0x0f,
     /**
-     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
-     * does not give each one's name, so this name is dmaspec's.
+     * Equal to a register threshold. INFERRED (dmaspec's expansion): the core-barrier page writes
+     * 0x81..0x85 as `..._EQ/LT/LE/GT/GE_REG`, the register forms of the immediate compares it
+     * spells WAIT_FOR_SEM_EQ/LT/LE/GT/GE_IMM at 0x1..0x5 in the same order, so the elided prefix is
+     * read as WAIT_FOR_SEM_.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_REG = 0x81,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_EQ_REG` (as dmaspec (an older spec name; no
+     * source uses it) spells it).
      */
     NEURON_ISA_TPB_WAIT_MODE_REG_81 = 0x81,
     /**
-     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
-     * does not give each one's name, so this name is dmaspec's.
+     * Less than a register threshold. INFERRED (dmaspec's expansion): `..._EQ/LT/LE/GT/GE_REG` at
+     * 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix of the immediate forms.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LT_REG = 0x82,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LT_REG` (as dmaspec (an older spec name; no
+     * source uses it) spells it).
      */
     NEURON_ISA_TPB_WAIT_MODE_REG_82 = 0x82,
     /**
-     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
-     * does not give each one's name, so this name is dmaspec's.
+     * Less than or equal to a register threshold. INFERRED (dmaspec's expansion):
+     * `..._EQ/LT/LE/GT/GE_REG` at 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix
+     * of the immediate forms.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LE_REG = 0x83,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_LE_REG` (as dmaspec (an older spec name; no
+     * source uses it) spells it).
      */
     NEURON_ISA_TPB_WAIT_MODE_REG_83 = 0x83,
     /**
-     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
-     * does not give each one's name, so this name is dmaspec's.
+     * Greater than a register threshold. INFERRED (dmaspec's expansion): `..._EQ/LT/LE/GT/GE_REG`
+     * at 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix of the immediate forms.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_REG = 0x84,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GT_REG` (as dmaspec (an older spec name; no
+     * source uses it) spells it).
      */
     NEURON_ISA_TPB_WAIT_MODE_REG_84 = 0x84,
     /**
-     * One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page
-     * does not give each one's name, so this name is dmaspec's.
+     * Greater than or equal to a register threshold. INFERRED (dmaspec's expansion):
+     * `..._EQ/LT/LE/GT/GE_REG` at 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix
+     * of the immediate forms.
+     */
+    NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_REG = 0x85,
+    /**
+     * Alias of `NEURON_ISA_TPB_WAIT_MODE_WAIT_FOR_SEM_GE_REG` (as dmaspec (an older spec name; no
+     * source uses it) spells it).
      */
     NEURON_ISA_TPB_WAIT_MODE_REG_85 = 0x85,
+    /** The core-barrier page's `0xff | INVALID`. */
+    NEURON_ISA_TPB_WAIT_MODE_INVALID = 0xff,
 };
 #ifndef __cplusplus
 typedef uint8_t NEURON_ISA_TPB_WAIT_MODE;
@@ -2086,44 +2160,48 @@ static inline const char *NEURON_ISA_TPB_WAIT_MODE_name(NEURON_ISA_TPB_WAIT_MODE
     case 0x01u:
         return "WAIT_FOR_SEM_EQ_IMM";
     case 0x02u:
-        return "SEM_LT_IMM";
+        return "WAIT_FOR_SEM_LT_IMM";
     case 0x03u:
-        return "SEM_LE_IMM";
+        return "WAIT_FOR_SEM_LE_IMM";
     case 0x04u:
         return "WAIT_FOR_SEM_GT_IMM";
     case 0x05u:
         return "WAIT_FOR_SEM_GE_IMM";
     case 0x06u:
-        return "EVT_SET";
+        return "WAIT_FOR_EVT_SET";
     case 0x07u:
-        return "EVT_SET_THEN_CLEAR";
+        return "WAIT_FOR_EVT_SET_THEN_CLEAR";
     case 0x0eu:
-        return "EVT_CLEAR";
+        return "WAIT_FOR_EVT_CLEAR";
     case 0x0fu:
-        return "EVT_CLEAR_THEN_SET";
+        return "WAIT_FOR_EVT_CLEAR_THEN_SET";
     case 0x81u:
-        return "REG_81";
+        return "WAIT_FOR_SEM_EQ_REG";
     case 0x82u:
-        return "REG_82";
+        return "WAIT_FOR_SEM_LT_REG";
     case 0x83u:
-        return "REG_83";
+        return "WAIT_FOR_SEM_LE_REG";
     case 0x84u:
-        return "REG_84";
+        return "WAIT_FOR_SEM_GT_REG";
     case 0x85u:
-        return "REG_85";
+        return "WAIT_FOR_SEM_GE_REG";
+    case 0xffu:
+        return "INVALID";
     default:
         return NULL;
     }
 }
 
 /**
- * UPDATE_MODE (1 byte): How the instruction updates a semaphore or event (the field tables list a
- * selection; the instruction-record page gives the READ family and its +16 COMPLETE set).
+ * UPDATE_MODE (1 byte): How the instruction updates a semaphore or event: the _READ forms fire when
+ * the instruction's reads are done, the _COMPLETE forms (+16) when it fully completes. The
+ * core-barrier page prints the semaphore names from common.h (§3, L347-370); the event names and
+ * their _COMPLETE forms come from the DWARF page's families.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: supp-field-tables §4 Table 4.14; wiki-instruction-record §1. Spec:
- * types/header.toml:84.
+ * Evidence: wiki-core-barrier §3; supp-field-tables §4 Table 4.14; wiki-instruction-record §1.
+ * Spec: types/header.toml:98.
  */
 #ifdef __cplusplus
 enum NEURON_ISA_TPB_UPDATE_MODE : uint8_t {
@@ -2132,66 +2210,50 @@ enum NEURON_ISA_TPB_UPDATE_MODE {
 #endif
     NEURON_ISA_TPB_UPDATE_MODE_NONE = 0x00,
     /**
-     * set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2,
-     * SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     * Set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2,
+     * SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
      */
     NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_READ = 0x01,
     /**
-     * clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2,
-     * SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)
+     * Clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2,
+     * SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9).
      */
     NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_READ = 0x02,
-    /** on read-complete */
+    /** Increment on read-complete. */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_READ = 0x03,
-    /**
-     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
-     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-     */
+    /** Decrement on read-complete. */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_READ = 0x04,
-    /**
-     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
-     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-     */
+    /** Add the immediate on read-complete. */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_READ = 0x05,
-    /**
-     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
-     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-     */
+    /** Subtract the immediate on read-complete. */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_READ = 0x07,
-    /**
-     * the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4,
-     * SEM_ADD/SUB/WR_IMM_READ=5/7/9)
-     */
+    /** Overwrite with the immediate on read-complete. */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_READ = 0x09,
     /**
-     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
-     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     * The instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
+     * rule, which the core-barrier page's semaphore pairs (0x3 / 0x13 … 0x9 / 0x19) bear out; no
+     * page prints this event name.
      */
     NEURON_ISA_TPB_UPDATE_MODE_EVT_SET_COMPLETE = 0x11,
     /**
-     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
-     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     * The instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
+     * rule, which the core-barrier page's semaphore pairs (0x3 / 0x13 … 0x9 / 0x19) bear out; no
+     * page prints this event name.
      */
     NEURON_ISA_TPB_UPDATE_MODE_EVT_CLR_COMPLETE = 0x12,
-    /** on full complete */
-    NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE = 0x13,
     /**
-     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
-     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
+     * Increment on full completion: the `$S[n]++@complete` of the producer's disassembly (pe.asm
+     * `$S[22]++@complete` over update_mode 0x13, wiki-seq-microcode §7.1).
      */
+    NEURON_ISA_TPB_UPDATE_MODE_SEM_INC_COMPLETE = 0x13,
+    /** Decrement on full completion. */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_DEC_COMPLETE = 0x14,
     NEURON_ISA_TPB_UPDATE_MODE_SEM_ADD_IMM_COMPLETE = 0x15,
-    /**
-     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
-     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
-     */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_SUB_IMM_COMPLETE = 0x17,
-    /**
-     * the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that
-     * rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out
-     */
     NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_IMM_COMPLETE = 0x19,
     NEURON_ISA_TPB_UPDATE_MODE_SEM_WR_REG_COMPLETE = 0x99,
+    /** The core-barrier page's `0xff | INVALID`. */
+    NEURON_ISA_TPB_UPDATE_MODE_INVALID = 0xff,
 };
 #ifndef __cplusplus
 typedef uint8_t NEURON_ISA_TPB_UPDATE_MODE;
@@ -2236,6 +2298,8 @@ static inline const char *NEURON_ISA_TPB_UPDATE_MODE_name(NEURON_ISA_TPB_UPDATE_
         return "SEM_WR_IMM_COMPLETE";
     case 0x99u:
         return "SEM_WR_REG_COMPLETE";
+    case 0xffu:
+        return "INVALID";
     default:
         return NULL;
     }
@@ -3468,9 +3532,18 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_PseudoDMARearm = 0xc2,
     /**
      * PSEUDO_DMABARRIER: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc3 |
-     * PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no word and no Master Opcode Reference row.
+     * PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no Master Opcode Reference row. The word
+     * PSEUDO_DMA_BARRIER (wiki-core-barrier §7): a DMA-ordering fence the runtime replaces by
+     * Nop(NUM_ROWS).
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER = 0xc3,
+    /**
+     * Alias of `NEURON_ISA_TPB_OPCODE_PSEUDO_DMABARRIER` (as wiki-core-barrier §7 spells it).
+     * instruction_mapping.json binds PSEUDO_DMA_BARRIER_STRUCT to a token
+     * ...OPCODE_PSEUDO_DMA_BARRIER (with the underscore) that common.h does not define; the TONGA
+     * catalog (wiki-seq-microcode §2.1) spells 0xC3 the same way.
+     */
+    NEURON_ISA_TPB_OPCODE_PSEUDO_DMA_BARRIER = 0xc3,
     /**
      * pseudo: memcpy whose whole access pattern is computed at run time (Master Opcode Reference IT
      * 43 IndirectLoad / IT 45 IndirectSave, [split] with 0xD6 by direction; which direction is
@@ -3495,7 +3568,9 @@ enum NEURON_ISA_TPB_OPCODE {
     NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_ALL_REDUCE = 0xc7,
     /**
      * The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an
-     * ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes.
+     * ENC plan plus one trigger record (wiki-pseudo-lowering §3); the word is the real pe.bin's
+     * slot (wiki-seq-microcode §6, §7.1). The older TONGA header names RT base 0x08
+     * PSEUDO_READ_VAR_ADDR (the conflict opcode_c8_name).
      */
     NEURON_ISA_TPB_OPCODE_PSEUDO_TRIGGER_COLLECTIVE = 0xc8,
     /**
@@ -4296,7 +4371,7 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_HEADER, debug_hint) == 3, "NEURON_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:113.
+ * Evidence: seed-004 §8; supp-field-tables §4 Table 4.2. Spec: types/header.toml:129.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_EVENTS {
     /** Offset 0, 1 byte. Confidence: HIGH/OBSERVED (confirmed). */
@@ -7083,6 +7158,114 @@ DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_min_max_info, constant_dtype) == 4, "kbi
 DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_min_max_info, constant) == 8, "kbin_cce_min_max_info.constant is at offset 8");
 
 /**
+ * TONGA_WAIT_EVENT_MODE (1 byte): When a TONGA-dialect instruction may issue, against one of the
+ * 256 events. The enumerators are the shipped header's as the page prints them; the C type name is
+ * dmaspec's (the page calls it the 4-B WAIT_EVENT_MODE enum, under the header's TONGA_ISA_TPB_
+ * prefix).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-seq-microcode §1.2. Spec: types/tonga_events.toml:7.
+ */
+#ifdef __cplusplus
+enum TONGA_ISA_TPB_WAIT_EVENT_MODE : uint8_t {
+#else
+enum TONGA_ISA_TPB_WAIT_EVENT_MODE {
+#endif
+    TONGA_ISA_TPB_WAIT_EVENT_MODE_WAIT_NONE = 0x00,
+    TONGA_ISA_TPB_WAIT_EVENT_MODE_WAIT_FOR_SET = 0x01,
+    TONGA_ISA_TPB_WAIT_EVENT_MODE_WAIT_FOR_SET_THEN_CLEAR = 0x02,
+};
+#ifndef __cplusplus
+typedef uint8_t TONGA_ISA_TPB_WAIT_EVENT_MODE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(TONGA_ISA_TPB_WAIT_EVENT_MODE) == 1, "TONGA_ISA_TPB_WAIT_EVENT_MODE is 1 byte");
+/**
+ * The spec name of a TONGA_ISA_TPB_WAIT_EVENT_MODE value ("WAIT_NONE" for
+ * `TONGA_ISA_TPB_WAIT_EVENT_MODE_WAIT_NONE`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *TONGA_ISA_TPB_WAIT_EVENT_MODE_name(TONGA_ISA_TPB_WAIT_EVENT_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "WAIT_NONE";
+    case 0x01u:
+        return "WAIT_FOR_SET";
+    case 0x02u:
+        return "WAIT_FOR_SET_THEN_CLEAR";
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * TONGA_SET_EVENT_MODE (1 byte): When a TONGA-dialect instruction sets its event. The enumerators
+ * are the shipped header's as the page prints them; the C type name is dmaspec's (the page gives
+ * the field, set_event_mode, not the type).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-seq-microcode §1.2. Spec: types/tonga_events.toml:22.
+ */
+#ifdef __cplusplus
+enum TONGA_ISA_TPB_SET_EVENT_MODE : uint8_t {
+#else
+enum TONGA_ISA_TPB_SET_EVENT_MODE {
+#endif
+    TONGA_ISA_TPB_SET_EVENT_MODE_SET_NONE = 0x00,
+    TONGA_ISA_TPB_SET_EVENT_MODE_ON_DONE_RD_SRC = 0x01,
+    TONGA_ISA_TPB_SET_EVENT_MODE_ON_DONE_WR_DST = 0x02,
+    TONGA_ISA_TPB_SET_EVENT_MODE_ON_INST_DONE = 0x03,
+};
+#ifndef __cplusplus
+typedef uint8_t TONGA_ISA_TPB_SET_EVENT_MODE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(TONGA_ISA_TPB_SET_EVENT_MODE) == 1, "TONGA_ISA_TPB_SET_EVENT_MODE is 1 byte");
+/**
+ * The spec name of a TONGA_ISA_TPB_SET_EVENT_MODE value ("SET_NONE" for
+ * `TONGA_ISA_TPB_SET_EVENT_MODE_SET_NONE`), or NULL when the value is no enumerator. Aliases are
+ * never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *TONGA_ISA_TPB_SET_EVENT_MODE_name(TONGA_ISA_TPB_SET_EVENT_MODE v) {
+    switch (v) {
+    case 0x00u:
+        return "SET_NONE";
+    case 0x01u:
+        return "ON_DONE_RD_SRC";
+    case 0x02u:
+        return "ON_DONE_WR_DST";
+    case 0x03u:
+        return "ON_INST_DONE";
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * TONGA_INST_EVENTS (4 bytes): The legacy TONGA events block, STATIC_ASSERT(sizeof == 4): a wait on
+ * one event and a set of one event, each by mode and index into the 256-event space.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-seq-microcode §1.2; wiki-seq-microcode §1. Spec: types/tonga_events.toml:38.
+ */
+typedef struct __attribute__((packed)) TONGA_ISA_TPB_INST_EVENTS {
+    /** Offset 0, 1 byte. Confidence: HIGH/OBSERVED (confirmed). */
+    TONGA_ISA_TPB_WAIT_EVENT_MODE wait_event_mode;
+    /** Offset 1, 1 byte. Event to wait on (0..255). Confidence: HIGH/OBSERVED (confirmed). */
+    uint8_t wait_event_idx;
+    /** Offset 2, 1 byte. Confidence: HIGH/OBSERVED (confirmed). */
+    TONGA_ISA_TPB_SET_EVENT_MODE set_event_mode;
+    /** Offset 3, 1 byte. Event to set. Confidence: HIGH/OBSERVED (confirmed). */
+    uint8_t set_event_idx;
+} TONGA_ISA_TPB_INST_EVENTS;
+DMASPEC_STATIC_ASSERT(sizeof(TONGA_ISA_TPB_INST_EVENTS) == 4, "TONGA_ISA_TPB_INST_EVENTS is 4 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(TONGA_ISA_TPB_INST_EVENTS, wait_event_mode) == 0, "TONGA_ISA_TPB_INST_EVENTS.wait_event_mode is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(TONGA_ISA_TPB_INST_EVENTS, wait_event_idx) == 1, "TONGA_ISA_TPB_INST_EVENTS.wait_event_idx is at offset 1");
+DMASPEC_STATIC_ASSERT(offsetof(TONGA_ISA_TPB_INST_EVENTS, set_event_mode) == 2, "TONGA_ISA_TPB_INST_EVENTS.set_event_mode is at offset 2");
+DMASPEC_STATIC_ASSERT(offsetof(TONGA_ISA_TPB_INST_EVENTS, set_event_idx) == 3, "TONGA_ISA_TPB_INST_EVENTS.set_event_idx is at offset 3");
+
+/**
  * INDEX_MISS_BEHAVIOR (1 byte): GATHER's policy for an index outside the loaded Pool_Buffer window.
  * Grouped gathers stream a buffer once and re-gather: first of group IMMEDIATE_WRITE (initialises
  * dst), middle / last SKIP_WRITE (accumulates).
@@ -7141,6 +7324,42 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE {
     unsigned int tag : 4;
 } NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE) == 1, "NEURON_ISA_TPB_PSEUDO_RANGE_CHECK_DTYPE is 1 byte");
+
+/**
+ * COLLECTIVE_TYPE (1 byte): Which collective a PSEUDO_TRIGGER_COLLECTIVE runs (its ctype). The
+ * header has values 0x0..0x9 (cayman common.h @793); the pages name only ALL_REDUCE, so any other
+ * byte decodes as a raw value. The C type name follows the header's NEURON_ISA_TPB_ prefix (the
+ * page writes COLLECTIVE_TYPE).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-seq-microcode §6; wiki-seq-microcode §7.1. Spec:
+ * words/pseudo_trigger_collective.toml:6.
+ */
+#ifdef __cplusplus
+enum NEURON_ISA_TPB_COLLECTIVE_TYPE : uint8_t {
+#else
+enum NEURON_ISA_TPB_COLLECTIVE_TYPE {
+#endif
+    NEURON_ISA_TPB_COLLECTIVE_TYPE_ALL_REDUCE = 0x01,
+};
+#ifndef __cplusplus
+typedef uint8_t NEURON_ISA_TPB_COLLECTIVE_TYPE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_COLLECTIVE_TYPE) == 1, "NEURON_ISA_TPB_COLLECTIVE_TYPE is 1 byte");
+/**
+ * The spec name of a NEURON_ISA_TPB_COLLECTIVE_TYPE value ("ALL_REDUCE" for
+ * `NEURON_ISA_TPB_COLLECTIVE_TYPE_ALL_REDUCE`), or NULL when the value is no enumerator. Aliases
+ * are never returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *NEURON_ISA_TPB_COLLECTIVE_TYPE_name(NEURON_ISA_TPB_COLLECTIVE_TYPE v) {
+    switch (v) {
+    case 0x01u:
+        return "ALL_REDUCE";
+    default:
+        return NULL;
+    }
+}
 
 /* ---- Validity rules ------------------------------------------------------------ */
 
@@ -9051,6 +9270,55 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  * 29 TensorScalarPtr share one dispatcher that stamps 0x43 / 0x93 / 0x53 / 0x9A / 0x9C / 0x9E /
  * 0xE5 / 0x74 (OrPtr + STT + Addr). [CERTAIN] Evidence: wiki-master-opcode §1; wiki-master-opcode
  * §3.
+ */
+
+/**
+ * Conflict `pseudo_dma_trigger_events_width` (about PSEUDO_DMA_TRIGGER, EVENTS, TONGA_INST_EVENTS):
+ * Where PSEUDO_DMA_TRIGGER's fields sit after the header. The shipped TONGA header declares a
+ * 4-byte events block, so the queue name is at +0x08, use_raw_count at +0x28, the block_id | count
+ * union at +0x2C and reserved[16] at +0x30..+0x3F. The real pool.bin carries the 8-byte NEURON_ISA
+ * events block: its name starts at +0x0C (read at +0x08 it would be empty, which the header's own
+ * check refuses), and everything after moves 4 bytes on, leaving 12 reserved bytes. The spec lays
+ * the word out as the streams carry it; the header's layout is this reading and the alternatives
+ * tonga_inst_events, tonga_block_id and tonga_reserved_head.
+ *
+ * Reading `shipped_header_4_byte_events`: TONGA_ISA_TPB_PSEUDO_DMA_TRIGGER_INST (STATIC_ASSERT 64):
+ * inst_header +0x00, inst_events (4 B) +0x04, dma_queue_name[32] +0x08, use_raw_count +0x28, union
+ * { block_id; count; } +0x2C, reserved[16] +0x30. [HIGH/OBSERVED] Evidence: wiki-seq-microcode §5.
+ *
+ * Reading `real_stream_8_byte_events`: The C08220 sample's pool.bin: 8-byte events at +0x04, the
+ * name at +0x0C (71 5f 67 72 = "q_gr"), use_raw_count and block_id at the header's offsets + 4
+ * (+0x2C, +0x30). [HIGH/OBSERVED] Evidence: wiki-seq-microcode §7.2; wiki-seq-microcode §5.
+ */
+
+/**
+ * Conflict `opcode_c8_name` (about OPCODE, PSEUDO_TRIGGER_COLLECTIVE): What opcode 0xC8 is called.
+ * The older shipped TONGA header (customop-lib 0.21.2) names RT base 0x08 PSEUDO_READ_VAR_ADDR; the
+ * newer NEURON_ISA enum (cayman common.h @270) and the real pe.asm call it
+ * PSEUDO_TRIGGER_COLLECTIVE, whose record the pe.bin bytes are. The NEURON_ISA enum has
+ * PSEUDO_READ_VAR_ADDR at 0xC9, so the TONGA name is not an alias of 0xC8 here: the base was
+ * reassigned across generations.
+ *
+ * Reading `tonga_pseudo_read_var_addr`: TONGA catalog: RT(6) base 0x08 = 0xC8 PSEUDO_READ_VAR_ADDR
+ * (ulib 0.21.2). [HIGH/OBSERVED] Evidence: wiki-seq-microcode §2.1.
+ *
+ * Reading `neuron_isa_pseudo_trigger_collective`: NEURON_ISA: 0xC8 PSEUDO_TRIGGER_COLLECTIVE; the
+ * sample's pe.asm prints that mnemonic over the 0xC8 slot and its payload decodes as a collective
+ * record. [HIGH/OBSERVED] Evidence: wiki-seq-microcode §2.1; wiki-s3d3-collective §1.
+ */
+
+/**
+ * Conflict `inst_word_len_unit` (about HEADER): The unit of HEADER.inst_word_len. The TPB microcode
+ * page reads it in 4-byte words (0x10 = 16 words = 64 bytes), as every real slot carries it and as
+ * the DMA-trigger check asserts (== NWORDS); the core-barrier page writes 0x40 (64) in its
+ * illustrative image and its checklist. The spec keeps the constant 0x10.
+ *
+ * Reading `four_byte_words`: 0x10 = TONGA_ISA_TPB_INST_NWORDS = 16 words; every pe.bin / pool.bin
+ * slot has 0x10 at +1. [HIGH/OBSERVED] Evidence: wiki-seq-microcode §1.1.
+ *
+ * Reading `bytes_in_the_barrier_example`: The core-barrier page's example image writes d8 40 00 00
+ * and its checklist says header.inst_word_len = 64; the page marks the image's values illustrative.
+ * [HIGH/INFERRED] Evidence: wiki-core-barrier §1.4; wiki-core-barrier §11.
  */
 
 /**

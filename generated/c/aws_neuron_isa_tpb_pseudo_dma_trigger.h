@@ -38,7 +38,8 @@ DMASPEC_OWN_USES_BEGIN
  * Confidence: CONFIRMED (confirmed).
  *
  * Evidence: seed-000 §The bundle lifecycle (shared by all ten); seed-000 §DMATrigger; seed-000 §At
- * a glance; seed-000-txt §DMATrigger. Spec: words/pseudo_dma_trigger.toml:6.
+ * a glance; seed-000-txt §DMATrigger; wiki-seq-microcode §5; wiki-seq-microcode §7.2. Spec:
+ * words/pseudo_dma_trigger.toml:8.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT {
     /**
@@ -46,7 +47,15 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT 
      * CONFIRMED (confirmed).
      */
     NEURON_ISA_TPB_HEADER header;
-    /** Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: CONFIRMED (confirmed). */
+    /**
+     * Offset 4, 8 bytes. Wait/update semaphore gate. Confidence: CONFIRMED (confirmed).
+     *
+     * Alternative reading `tonga_inst_events` (TONGA_ISA_TPB_INST_EVENTS): The shipped TONGA header
+     * declares inst_events as the 4-byte legacy block, so +4..+7 are its wait/set event modes and
+     * indexes and the queue name starts at +0x08. The real pool.bin has 00 00 00 00 at +0x08 and
+     * the name at +0x0C, so the streams carry the 8-byte block; this reading is the header's.
+     * [HIGH/OBSERVED]
+     */
     NEURON_ISA_TPB_EVENTS events;
     /**
      * Offset 12, 32 bytes. The queue's name (its basic block's name), NUL-padded: at most 31
@@ -60,29 +69,45 @@ typedef struct __attribute__((packed)) NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT 
      */
     char dma_queue_name[32];
     /**
-     * Offset 44, 4 bytes. Unknown: no source gives a meaning; kept raw. No source names
-     * +0x2C..+0x2F (zero from the bundle's blanket zeroing).
+     * Offset 44, 4 bytes. Selects the reading of the next four bytes: 0, a block id (block_id
+     * refers to one of the k-elf's DMA blocks); otherwise a raw count (count). The header puts it
+     * at +0x28; the 8-byte events block moves it to +0x2C. Seed 000 names nothing here (its bundle
+     * is zeroed). Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `tonga_block_id` (uint32_t): In the header's own layout (4-byte events)
+     * +0x2C is the block_id | count union, not use_raw_count. [HIGH/OBSERVED]
      */
-    uint8_t unknown_44[4];
+    uint32_t use_raw_count;
     /**
      * Offset 48, 4 bytes. Id of the DMA block to fire (InstDMABlock::getBlockId of the
-     * instruction's first DMA block). Confidence: CONFIRMED (confirmed).
+     * instruction's first DMA block) while use_raw_count is 0. The header's anonymous union {
+     * block_id; count; }: the other arm is the alternative count, chosen by use_raw_count, a field
+     * outside the union, so both are shown. Seed 000 calls it DMA BLOCK ID; the spec named it
+     * dma_block_id before the header's name was found. Confidence: CONFIRMED (confirmed).
+     *
+     * Alternative reading `count` (uint32_t): The union's other arm: a raw count, when
+     * use_raw_count is non-zero. [HIGH/OBSERVED]
+     *
+     * Alternative reading `tonga_reserved_head` (uint8_t[4]): In the header's own layout (4-byte
+     * events) +0x30..+0x33 are the first bytes of reserved[16]. [HIGH/OBSERVED]
      */
-    uint32_t dma_block_id;
+    uint32_t block_id;
     /**
-     * Offset 52, 12 bytes. Unknown: no source gives a meaning; kept raw. No source names
-     * +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by
-     * the same store from the rest of xmm0; what that holds is not given.
+     * Offset 52, 12 bytes. Reserved. The header's reserved[16], +0x30..+0x3F there; moved 4 bytes
+     * on by the 8-byte events block, 12 of its bytes are left in the word (+0x34..+0x3F). Seed
+     * 000's encoder fills them from the rest of the 16-byte movups that stores the block id, and
+     * the bundle is zeroed first; both real slots hold zeros. Confidence: HIGH/OBSERVED
+     * (confirmed).
      */
-    uint8_t unknown_52[12];
+    uint8_t reserved[12];
 } NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT;
 DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT) == 64, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT is 64 bytes");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, header) == 0, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.header is at offset 0");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, events) == 4, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.events is at offset 4");
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, dma_queue_name) == 12, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.dma_queue_name is at offset 12");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, unknown_44) == 44, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.unknown_44 is at offset 44");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, dma_block_id) == 48, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.dma_block_id is at offset 48");
-DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, unknown_52) == 52, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.unknown_52 is at offset 52");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, use_raw_count) == 44, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.use_raw_count is at offset 44");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, block_id) == 48, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.block_id is at offset 48");
+DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT, reserved) == 52, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT.reserved is at offset 52");
 DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_OPCODE_VALUE == NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER, "NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_OPCODE_VALUE is NEURON_ISA_TPB_OPCODE_PSEUDO_DMATRIGGER");
 
 /* ---- Validity rules ------------------------------------------------------------ */
@@ -98,7 +123,8 @@ DMASPEC_STATIC_ASSERT(NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_OPCODE_VALUE == NEURON_I
  */
 #define NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_RULE_queue_name_shorter_than_32 0
 #define NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_RULE_known_queue_name 1
-#define NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_RULE_dma_block_id_in_range 2
+#define NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_RULE_block_id_in_range 2
+#define NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_RULE_dma_queue_name_not_empty 3
 
 /**
  * queue_name_shorter_than_32: the DMA queue name must be shorter than 32 bytes (a NUL within the
@@ -133,7 +159,7 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_known_queue_name(const NEUR
 }
 
 /**
- * dma_block_id_in_range: id < DmaBlocks.size().
+ * block_id_in_range: id < DmaBlocks.size().
  *
  * The block id must name one of the module's DMA blocks; how many there are is not in the word.
  *
@@ -141,9 +167,25 @@ static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_known_queue_name(const NEUR
  *
  * Source: seed-000 §DMATrigger. Confidence: CONFIRMED (confirmed). Authority: compiler.
  */
-static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_dma_block_id_in_range(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i) {
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_block_id_in_range(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i) {
     (void)i;
     return true;
+}
+
+/**
+ * dma_queue_name_not_empty: the DMA queue name must not be empty (dma_queue_name[0] != '\0').
+ *
+ * tonga_isa_tpb_dma_trigger_check_validity asserts a non-empty queue name (after the opcode and
+ * inst_word_len, before the event modes): every trigger embeds the name the runtime resolves to a
+ * ring.
+ *
+ * Checks: text_len(dma_queue_name) > 0
+ *
+ * Source: wiki-seq-microcode §5. Confidence: HIGH/OBSERVED (confirmed). Authority: header.
+ */
+static inline bool NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_dma_queue_name_not_empty(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i) {
+    (void)i;
+    return (((((int64_t)i->dma_queue_name[0]) == INT64_C(0)) ? INT64_C(0) : ((((int64_t)i->dma_queue_name[1]) == INT64_C(0)) ? INT64_C(1) : ((((int64_t)i->dma_queue_name[2]) == INT64_C(0)) ? INT64_C(2) : ((((int64_t)i->dma_queue_name[3]) == INT64_C(0)) ? INT64_C(3) : ((((int64_t)i->dma_queue_name[4]) == INT64_C(0)) ? INT64_C(4) : ((((int64_t)i->dma_queue_name[5]) == INT64_C(0)) ? INT64_C(5) : ((((int64_t)i->dma_queue_name[6]) == INT64_C(0)) ? INT64_C(6) : ((((int64_t)i->dma_queue_name[7]) == INT64_C(0)) ? INT64_C(7) : ((((int64_t)i->dma_queue_name[8]) == INT64_C(0)) ? INT64_C(8) : ((((int64_t)i->dma_queue_name[9]) == INT64_C(0)) ? INT64_C(9) : ((((int64_t)i->dma_queue_name[10]) == INT64_C(0)) ? INT64_C(10) : ((((int64_t)i->dma_queue_name[11]) == INT64_C(0)) ? INT64_C(11) : ((((int64_t)i->dma_queue_name[12]) == INT64_C(0)) ? INT64_C(12) : ((((int64_t)i->dma_queue_name[13]) == INT64_C(0)) ? INT64_C(13) : ((((int64_t)i->dma_queue_name[14]) == INT64_C(0)) ? INT64_C(14) : ((((int64_t)i->dma_queue_name[15]) == INT64_C(0)) ? INT64_C(15) : ((((int64_t)i->dma_queue_name[16]) == INT64_C(0)) ? INT64_C(16) : ((((int64_t)i->dma_queue_name[17]) == INT64_C(0)) ? INT64_C(17) : ((((int64_t)i->dma_queue_name[18]) == INT64_C(0)) ? INT64_C(18) : ((((int64_t)i->dma_queue_name[19]) == INT64_C(0)) ? INT64_C(19) : ((((int64_t)i->dma_queue_name[20]) == INT64_C(0)) ? INT64_C(20) : ((((int64_t)i->dma_queue_name[21]) == INT64_C(0)) ? INT64_C(21) : ((((int64_t)i->dma_queue_name[22]) == INT64_C(0)) ? INT64_C(22) : ((((int64_t)i->dma_queue_name[23]) == INT64_C(0)) ? INT64_C(23) : ((((int64_t)i->dma_queue_name[24]) == INT64_C(0)) ? INT64_C(24) : ((((int64_t)i->dma_queue_name[25]) == INT64_C(0)) ? INT64_C(25) : ((((int64_t)i->dma_queue_name[26]) == INT64_C(0)) ? INT64_C(26) : ((((int64_t)i->dma_queue_name[27]) == INT64_C(0)) ? INT64_C(27) : ((((int64_t)i->dma_queue_name[28]) == INT64_C(0)) ? INT64_C(28) : ((((int64_t)i->dma_queue_name[29]) == INT64_C(0)) ? INT64_C(29) : ((((int64_t)i->dma_queue_name[30]) == INT64_C(0)) ? INT64_C(30) : ((((int64_t)i->dma_queue_name[31]) == INT64_C(0)) ? INT64_C(31) : INT64_C(32))))))))))))))))))))))))))))))))) > INT64_C(0));
 }
 
 /**
@@ -157,7 +199,8 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_rule_truth(const NEURON
     (void)nc;
     if (NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_queue_name_shorter_than_32(i)) t |= UINT64_C(1) << 0;
     if (NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_known_queue_name(i)) t |= UINT64_C(1) << 1;
-    if (NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_dma_block_id_in_range(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_block_id_in_range(i)) t |= UINT64_C(1) << 2;
+    if (NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_dma_queue_name_not_empty(i)) t |= UINT64_C(1) << 3;
     return t;
 }
 
@@ -171,6 +214,7 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_broken(const NEURON_ISA
     if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
     if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
     if (!((t >> 2) & 1u)) v |= UINT64_C(1) << 2;
+    if (!((t >> 3) & 1u)) v |= UINT64_C(1) << 3;
     return v;
 }
 
@@ -179,7 +223,7 @@ static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_broken(const NEURON_ISA
  * rule, which makes the value invalid.
  */
 static inline uint64_t NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_violations(const NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_STRUCT *i, unsigned nc) {
-    return NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_broken(i, nc) & UINT64_C(0x0);
+    return NEURON_ISA_TPB_PSEUDO_DMA_TRIGGER_broken(i, nc) & UINT64_C(0x8);
 }
 
 /**

@@ -4,7 +4,7 @@ meta:
   title: "ALU_OP"
   endian: le
   bit-endian: le
-doc: "The ALU operator byte (common.h:940): the reduce / scalar operator of the S4D4_TR reduce siblings, RANGE_SELECT's reduce_op and comparators. Only the values the pages give are enumerators (the header has about 60); any other byte decodes as a raw value. [HIGH/OBSERVED; wiki-stream-transpose §3.1; wiki-range-select §5.2; wiki-range-select §5.4]"
+doc: "The ALU operator byte (common.h:940): the reduce / scalar operator of the S4D4_TR reduce siblings, RANGE_SELECT's reduce_op and comparators. Only the values the pages give are enumerators (the header has about 60); any other byte decodes as a raw value. [HIGH/OBSERVED; wiki-stream-transpose §3.1; wiki-range-select §5.2; wiki-range-select §5.4; wiki-seq-microcode §6]"
 enums:
   alu_op:
     0:

@@ -20,6 +20,8 @@ meta:
     - load_mask_select
     - move_shape
     - pool_buffer_load
+    - pseudo_core_barrier
+    - pseudo_dma_barrier
     - pseudo_dma_direct2d
     - pseudo_dma_ext
     - pseudo_dma_rearm
@@ -28,6 +30,7 @@ meta:
     - pseudo_dmamemcpy_full_ind
     - pseudo_embedding_update
     - pseudo_range_check
+    - pseudo_trigger_collective
     - range_select
     - s3d3_collective
     - stream_shuffle
@@ -63,6 +66,8 @@ types:
             kind::gather: gather
             kind::indirect_copy: indirect_copy
             kind::move_shape: move_shape
+            kind::pseudo_core_barrier: pseudo_core_barrier
+            kind::pseudo_dma_barrier: pseudo_dma_barrier
             kind::pseudo_dma_direct2d: pseudo_dma_direct2d
             kind::pseudo_dma_ext: pseudo_dma_ext
             kind::pseudo_dma_rearm: pseudo_dma_rearm
@@ -71,6 +76,7 @@ types:
             kind::pseudo_dmamemcpy_full_ind: pseudo_dmamemcpy_full_ind
             kind::pseudo_embedding_update: pseudo_embedding_update
             kind::pseudo_range_check: pseudo_range_check
+            kind::pseudo_trigger_collective: pseudo_trigger_collective
             kind::extended_rdma_desc_gen: extended_rdma_desc_gen
             kind::extended_rdma_desc_start: extended_rdma_desc_start
             kind::s3d3_collective: s3d3_collective
@@ -84,7 +90,7 @@ types:
         type: u1
         doc: "Bytes 12..13: a sub-word's selector."
       kind:
-        value: "opcode == 240 and selector_12 == 8 ? 24 : (opcode == 240 and selector_12 == 9 ? 25 : (opcode == 184 ? 0 : (opcode == 189 ? 1 : (opcode == 241 ? 2 : (opcode == 186 ? 3 : (opcode == 187 ? 4 : (opcode == 185 ? 5 : (opcode == 127 ? 6 : (opcode == 103 ? 7 : (opcode == 188 ? 8 : (opcode == 105 ? 9 : (opcode == 106 ? 10 : (opcode == 107 ? 11 : (opcode == 240 ? 12 : (opcode == 104 ? 13 : (opcode == 231 ? 14 : (opcode == 178 ? 15 : (opcode == 212 ? 16 : (opcode == 218 ? 17 : (opcode == 194 ? 18 : (opcode == 207 ? 19 : (opcode == 193 ? 20 : (opcode == 196 ? 21 : (opcode == 202 ? 22 : (opcode == 214 ? 23 : (opcode == 191 ? 26 : 27))))))))))))))))))))))))))"
+        value: "opcode == 240 and selector_12 == 8 ? 27 : (opcode == 240 and selector_12 == 9 ? 28 : (opcode == 184 ? 0 : (opcode == 189 ? 1 : (opcode == 241 ? 2 : (opcode == 186 ? 3 : (opcode == 187 ? 4 : (opcode == 185 ? 5 : (opcode == 127 ? 6 : (opcode == 103 ? 7 : (opcode == 188 ? 8 : (opcode == 105 ? 9 : (opcode == 106 ? 10 : (opcode == 107 ? 11 : (opcode == 240 ? 12 : (opcode == 104 ? 13 : (opcode == 231 ? 14 : (opcode == 178 ? 15 : (opcode == 216 ? 16 : (opcode == 195 ? 17 : (opcode == 212 ? 18 : (opcode == 218 ? 19 : (opcode == 194 ? 20 : (opcode == 207 ? 21 : (opcode == 193 ? 22 : (opcode == 196 ? 23 : (opcode == 202 ? 24 : (opcode == 214 ? 25 : (opcode == 200 ? 26 : (opcode == 191 ? 29 : 30)))))))))))))))))))))))))))))"
         enum: kind
         doc: "The word the opcode names (a sub-word when its selector holds its value); not an enumerator for an opcode no word has."
 enums:
@@ -138,35 +144,44 @@ enums:
       id: move_shape
       doc: "MOVE_SHAPE (opcode 0xb2), on sunda, cayman, mariana, maverick."
     16:
+      id: pseudo_core_barrier
+      doc: "PSEUDO_CORE_BARRIER (opcode 0xd8), on sunda, cayman, mariana, maverick."
+    17:
+      id: pseudo_dma_barrier
+      doc: "PSEUDO_DMA_BARRIER (opcode 0xc3), on sunda, cayman, mariana, maverick."
+    18:
       id: pseudo_dma_direct2d
       doc: "PSEUDO_DMA_DIRECT2D (opcode 0xd4), on sunda, cayman, mariana, maverick."
-    17:
+    19:
       id: pseudo_dma_ext
       doc: "PSEUDO_DMA_EXT (opcode 0xda), on sunda, cayman, mariana, maverick."
-    18:
+    20:
       id: pseudo_dma_rearm
       doc: "PSEUDO_DMA_REARM (opcode 0xc2), on sunda, cayman, mariana, maverick."
-    19:
+    21:
       id: pseudo_dma_swap_queue_set
       doc: "PSEUDO_DMA_SWAP_QUEUE_SET (opcode 0xcf), on sunda, cayman, mariana, maverick."
-    20:
+    22:
       id: pseudo_dma_trigger
       doc: "PSEUDO_DMA_TRIGGER (opcode 0xc1), on sunda, cayman, mariana, maverick."
-    21:
+    23:
       id: pseudo_dmamemcpy_full_ind
       doc: "PSEUDO_DMAMEMCPY_FULL_IND (opcode 0xc4), on sunda, cayman, mariana, maverick."
-    22:
+    24:
       id: pseudo_embedding_update
       doc: "PSEUDO_EMBEDDING_UPDATE (opcode 0xca), on sunda, cayman, mariana, maverick."
-    23:
+    25:
       id: pseudo_range_check
       doc: "PSEUDO_RANGE_CHECK (opcode 0xd6), on sunda, cayman, mariana, maverick."
-    24:
+    26:
+      id: pseudo_trigger_collective
+      doc: "PSEUDO_TRIGGER_COLLECTIVE (opcode 0xc8), on sunda, cayman, mariana, maverick."
+    27:
       id: extended_rdma_desc_gen
       doc: "EXTENDED_RDMA_DESC_GEN (opcode 0xf0), on sunda, cayman, mariana, maverick."
-    25:
+    28:
       id: extended_rdma_desc_start
       doc: "EXTENDED_RDMA_DESC_START (opcode 0xf0), on sunda, cayman, mariana, maverick."
-    26:
+    29:
       id: s3d3_collective
       doc: "S3D3_COLLECTIVE (opcode 0xbf), on cayman, mariana, maverick."

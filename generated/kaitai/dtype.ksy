@@ -4,7 +4,7 @@ meta:
   title: "DTYPE"
   endian: le
   bit-endian: le
-doc: "Element data type (wire tag). [HIGH/OBSERVED; seed-004 §6.5; supp-field-tables §4 Table 4.4b]"
+doc: "Element data type (wire tag). [HIGH/OBSERVED; seed-004 §6.5; supp-field-tables §4 Table 4.4b; wiki-seq-microcode §6]"
 enums:
   dtype:
     0:
@@ -28,6 +28,7 @@ enums:
     6:
       id: bfloat16
       -orig-id: "BFLOAT16"
+      doc: "Also BF16 (wiki-seq-microcode §6)."
     7:
       id: fp16
       -orig-id: "FP16"

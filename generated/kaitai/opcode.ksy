@@ -514,7 +514,7 @@ enums:
     195:
       id: pseudo_dmabarrier
       -orig-id: "PSEUDO_DMABARRIER"
-      doc: "PSEUDO_DMABARRIER: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc3 | PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no word and no Master Opcode Reference row."
+      doc: "PSEUDO_DMABARRIER: in the shipped common.h enum (wiki-opcode-diff §2, the row | 0xc3 | PSEUDO_DMABARRIER | c3 | c3 | c3 | c3 |); no Master Opcode Reference row. The word PSEUDO_DMA_BARRIER (wiki-core-barrier §7): a DMA-ordering fence the runtime replaces by Nop(NUM_ROWS). Also PSEUDO_DMA_BARRIER (wiki-core-barrier §7)."
     196:
       id: pseudo_dmamemcpy_full_ind
       -orig-id: "PSEUDO_DMAMEMCPY_FULL_IND"
@@ -534,7 +534,7 @@ enums:
     200:
       id: pseudo_trigger_collective
       -orig-id: "PSEUDO_TRIGGER_COLLECTIVE"
-      doc: "The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an ENC plan plus one trigger record (wiki-pseudo-lowering §3). No word: no page gives its bytes."
+      doc: "The collective-band pseudo the runtime lowers with instr_col_translate_ptc @0x270160 into an ENC plan plus one trigger record (wiki-pseudo-lowering §3); the word is the real pe.bin's slot (wiki-seq-microcode §6, §7.1). The older TONGA header names RT base 0x08 PSEUDO_READ_VAR_ADDR (the conflict opcode_c8_name)."
     201:
       id: pseudo_read_var_addr
       -orig-id: "PSEUDO_READ_VAR_ADDR"

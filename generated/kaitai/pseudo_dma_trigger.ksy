@@ -7,27 +7,25 @@ meta:
   imports:
     - events
     - header
-doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\". A 64-byte word: opcode 0xc1 (PSEUDO_DMATRIGGER), on sunda, cayman, mariana, maverick (no source lists it per architecture). Its validity rules are not expressed here: `dmaspec validate` checks them. [CONFIRMED; seed-000 §The bundle lifecycle (shared by all ten); seed-000 §DMATrigger; seed-000 §At a glance; seed-000-txt §DMATrigger]"
+doc: "DMATrigger: fires a DMA queue, named by string, at one of its DMA blocks. The encoder does not carry the queue itself: it looks the DMAQueue* (*(I+0xF0)) up in the DMAQueue -> BasicBlock map that SwitchQueueInstance / ResetQueueInstance / lower_dma populate and copies that basic block's name, so the queue must be registered before any trigger (a miss is a hard 'missing key' assert). Asserts: \"queName.length() < maxSize\" (maxSize = 32), \"DmaTrigger Instr: bad queue name\", \"id < DmaBlocks.size()\". A 64-byte word: opcode 0xc1 (PSEUDO_DMATRIGGER), on sunda, cayman, mariana, maverick (no source lists it per architecture). Its validity rules are not expressed here: `dmaspec validate` checks them. [CONFIRMED; seed-000 §The bundle lifecycle (shared by all ten); seed-000 §DMATrigger; seed-000 §At a glance; seed-000-txt §DMATrigger; wiki-seq-microcode §5; wiki-seq-microcode §7.2]"
 seq:
   - id: header
     type: header
     doc: "opcode == 0xc1, inst_word_len == 0x10, bytes +2..+3 zero. [CONFIRMED; seed-000 §DMATrigger]"
   - id: events
     type: events
-    doc: "Wait/update semaphore gate. [CONFIRMED; seed-000 §DMATrigger]"
+    doc: "Wait/update semaphore gate. Alternative reading `tonga_inst_events` as TONGA_INST_EVENTS: The shipped TONGA header declares inst_events as the 4-byte legacy block, so +4..+7 are its wait/set event modes and indexes and the queue name starts at +0x08. The real pool.bin has 00 00 00 00 at +0x08 and the name at +0x0C, so the streams carry the 8-byte block; this reading is the header's. [HIGH/OBSERVED; wiki-seq-microcode §5] [CONFIRMED; seed-000 §DMATrigger; wiki-seq-microcode §7.2]"
   - id: dma_queue_name
     size: 32
     doc: "The queue's name (its basic block's name), NUL-padded: at most 31 characters, then at least one NUL. The compiler copies at most 0x1F bytes into the zeroed bundle after asserting queName.length() < maxSize (32), so the 31-byte slot is always followed by a NUL at +0x2B. ASCII text, NUL-padded to 32 bytes (read as bytes). Alternative reading `queue_name_asciiz_31` as ascii[31]: Seed 000's table row reads the slot as 31 bytes of asciiz (the strncpy count 0x1F); the spec's 32-byte field adds the NUL at +0x2B that the assert's maxSize = 32 implies. [CONFIRMED; seed-000 §DMATrigger] [CONFIRMED; seed-000 §DMATrigger]"
-  - id: unknown_44
-    type: u1
-    repeat: expr
-    repeat-expr: 4
-    doc: "No source names +0x2C..+0x2F (zero from the bundle's blanket zeroing). No source gives these bits a meaning. [no meaning claimed]"
-  - id: dma_block_id
+  - id: use_raw_count
     type: u4
-    doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block). [CONFIRMED; seed-000 §DMATrigger]"
-  - id: unknown_52
+    doc: "Selects the reading of the next four bytes: 0, a block id (block_id refers to one of the k-elf's DMA blocks); otherwise a raw count (count). The header puts it at +0x28; the 8-byte events block moves it to +0x2C. Seed 000 names nothing here (its bundle is zeroed). Alternative reading `tonga_block_id` as u32: In the header's own layout (4-byte events) +0x2C is the block_id | count union, not use_raw_count. [HIGH/OBSERVED; wiki-seq-microcode §5] [HIGH/OBSERVED; wiki-seq-microcode §5; wiki-seq-microcode §7.2; wiki-seq-microcode §4]"
+  - id: block_id
+    type: u4
+    doc: "Id of the DMA block to fire (InstDMABlock::getBlockId of the instruction's first DMA block) while use_raw_count is 0. The header's anonymous union { block_id; count; }: the other arm is the alternative count, chosen by use_raw_count, a field outside the union, so both are shown. Seed 000 calls it DMA BLOCK ID; the spec named it dma_block_id before the header's name was found. Alternative reading `count` as u32: The union's other arm: a raw count, when use_raw_count is non-zero. [HIGH/OBSERVED; wiki-seq-microcode §5] Alternative reading `tonga_reserved_head` as u8[4]: In the header's own layout (4-byte events) +0x30..+0x33 are the first bytes of reserved[16]. [HIGH/OBSERVED; wiki-seq-microcode §5] [CONFIRMED; seed-000 §DMATrigger; wiki-seq-microcode §5; wiki-seq-microcode §7.2]"
+  - id: reserved
     type: u1
     repeat: expr
     repeat-expr: 12
-    doc: "No source names +0x34..+0x3F. The block-id store is a 16-byte movups at +0x30, so these bytes are written by the same store from the rest of xmm0; what that holds is not given. No source gives these bits a meaning. [no meaning claimed]"
+    doc: "The header's reserved[16], +0x30..+0x3F there; moved 4 bytes on by the 8-byte events block, 12 of its bytes are left in the word (+0x34..+0x3F). Seed 000's encoder fills them from the rest of the 16-byte movups that stores the block id, and the bundle is zeroed first; both real slots hold zeros. Reserved. [HIGH/OBSERVED; wiki-seq-microcode §5; wiki-seq-microcode §7.2; seed-000 §DMATrigger]"

@@ -4,7 +4,7 @@ meta:
   title: "UPDATE_MODE"
   endian: le
   bit-endian: le
-doc: "How the instruction updates a semaphore or event (the field tables list a selection; the instruction-record page gives the READ family and its +16 COMPLETE set). [HIGH/OBSERVED; supp-field-tables §4 Table 4.14; wiki-instruction-record §1]"
+doc: "How the instruction updates a semaphore or event: the _READ forms fire when the instruction's reads are done, the _COMPLETE forms (+16) when it fully completes. The core-barrier page prints the semaphore names from common.h (§3, L347-370); the event names and their _COMPLETE forms come from the DWARF page's families. [HIGH/OBSERVED; wiki-core-barrier §3; supp-field-tables §4 Table 4.14; wiki-instruction-record §1]"
 enums:
   update_mode:
     0:
@@ -13,58 +13,60 @@ enums:
     1:
       id: evt_set_read
       -orig-id: "EVT_SET_READ"
-      doc: "set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)"
+      doc: "Set the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)."
     2:
       id: evt_clr_read
       -orig-id: "EVT_CLR_READ"
-      doc: "clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)"
+      doc: "Clear the event on read-complete; the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)."
     3:
       id: sem_inc_read
       -orig-id: "SEM_INC_READ"
-      doc: "on read-complete"
+      doc: "Increment on read-complete."
     4:
       id: sem_dec_read
       -orig-id: "SEM_DEC_READ"
-      doc: "the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)"
+      doc: "Decrement on read-complete."
     5:
       id: sem_add_imm_read
       -orig-id: "SEM_ADD_IMM_READ"
-      doc: "the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)"
+      doc: "Add the immediate on read-complete."
     7:
       id: sem_sub_imm_read
       -orig-id: "SEM_SUB_IMM_READ"
-      doc: "the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)"
+      doc: "Subtract the immediate on read-complete."
     9:
       id: sem_wr_imm_read
       -orig-id: "SEM_WR_IMM_READ"
-      doc: "the instruction-record page (EVT_SET/CLR_READ=1/2, SEM_INC/DEC_READ=3/4, SEM_ADD/SUB/WR_IMM_READ=5/7/9)"
+      doc: "Overwrite with the immediate on read-complete."
     17:
       id: evt_set_complete
       -orig-id: "EVT_SET_COMPLETE"
-      doc: "the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out"
+      doc: "The instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which the core-barrier page's semaphore pairs (0x3 / 0x13 … 0x9 / 0x19) bear out; no page prints this event name."
     18:
       id: evt_clr_complete
       -orig-id: "EVT_CLR_COMPLETE"
-      doc: "the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out"
+      doc: "The instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which the core-barrier page's semaphore pairs (0x3 / 0x13 … 0x9 / 0x19) bear out; no page prints this event name."
     19:
       id: sem_inc_complete
       -orig-id: "SEM_INC_COMPLETE"
-      doc: "on full complete"
+      doc: "Increment on full completion: the `$S[n]++@complete` of the producer's disassembly (pe.asm `$S[22]++@complete` over update_mode 0x13, wiki-seq-microcode §7.1)."
     20:
       id: sem_dec_complete
       -orig-id: "SEM_DEC_COMPLETE"
-      doc: "the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out"
+      doc: "Decrement on full completion."
     21:
       id: sem_add_imm_complete
       -orig-id: "SEM_ADD_IMM_COMPLETE"
     23:
       id: sem_sub_imm_complete
       -orig-id: "SEM_SUB_IMM_COMPLETE"
-      doc: "the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out"
     25:
       id: sem_wr_imm_complete
       -orig-id: "SEM_WR_IMM_COMPLETE"
-      doc: "the instruction-record page's matching *_COMPLETE set at +16 (17..25): name and value by that rule, which Table 4.14's SEM_INC_COMPLETE 0x13 and SEM_ADD_IMM_COMPLETE 0x15 bear out"
     153:
       id: sem_wr_reg_complete
       -orig-id: "SEM_WR_REG_COMPLETE"
+    255:
+      id: invalid
+      -orig-id: "INVALID"
+      doc: "The core-barrier page's `0xff | INVALID`."

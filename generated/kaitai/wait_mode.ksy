@@ -4,7 +4,7 @@ meta:
   title: "WAIT_MODE"
   endian: le
   bit-endian: le
-doc: "When the instruction may issue, against a semaphore or an event (the field-tables page lists a selection, the _REG variants 0x81..0x85 unnamed; the instruction-record page adds the LT / LE and the event waits). [HIGH/OBSERVED; supp-field-tables §4 Table 4.13; wiki-instruction-record §1]"
+doc: "When the instruction may issue, against a semaphore or an event. The names are common.h's as the core-barrier page prints them (§3, L313-330): WAIT_FOR_SEM_EQ/LT/LE/GT/GE_IMM 1..5, the register forms 0x81..0x85, the WAIT_FOR_EVT_* event waits 6 / 7 / 0xe / 0xf and INVALID 0xff. Where that page writes a family with `...` or `*`, the full spelling is dmaspec's expansion (INFERRED, the chain in each enumerator's doc); the spellings the spec used before stay as aliases. [HIGH/OBSERVED; wiki-core-barrier §3; supp-field-tables §4 Table 4.13; wiki-instruction-record §1]"
 enums:
   wait_mode:
     0:
@@ -14,53 +14,58 @@ enums:
       id: wait_for_sem_eq_imm
       -orig-id: "WAIT_FOR_SEM_EQ_IMM"
     2:
-      id: sem_lt_imm
-      -orig-id: "SEM_LT_IMM"
-      doc: "wait until the semaphore is less than the immediate; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)"
+      id: wait_for_sem_lt_imm
+      -orig-id: "WAIT_FOR_SEM_LT_IMM"
+      doc: "Wait until the semaphore is less than the immediate (the core-barrier page's WAIT_FOR_SEM_EQ/LT/LE/GT_IMM at 0x1..0x4). Also SEM_LT_IMM (wiki-instruction-record §1)."
     3:
-      id: sem_le_imm
-      -orig-id: "SEM_LE_IMM"
-      doc: "less than or equal; the instruction-record page's spelling, which writes the family as SEM_EQ/LT/LE/GT/GE_IMM=1..5 (value 1 is WAIT_FOR_SEM_EQ_IMM in Table 4.13, so the shipped name may carry a WAIT_FOR_ prefix the page leaves out)"
+      id: wait_for_sem_le_imm
+      -orig-id: "WAIT_FOR_SEM_LE_IMM"
+      doc: "Less than or equal (the core-barrier page's WAIT_FOR_SEM_EQ/LT/LE/GT_IMM at 0x1..0x4). Also SEM_LE_IMM (wiki-instruction-record §1)."
     4:
       id: wait_for_sem_gt_imm
       -orig-id: "WAIT_FOR_SEM_GT_IMM"
-      doc: "strictly greater"
+      doc: "Strictly greater: the `$S[n]>v` of the producer's disassembly (pe.asm `$S[10]>0` over wait_mode 0x04, wiki-seq-microcode §7.1)."
     5:
       id: wait_for_sem_ge_imm
       -orig-id: "WAIT_FOR_SEM_GE_IMM"
+      doc: "Greater than or equal: the wait of a counted barrier (wiki-core-barrier §3)."
     6:
-      id: evt_set
-      -orig-id: "EVT_SET"
-      doc: "wait for the event to be set; the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)"
+      id: wait_for_evt_set
+      -orig-id: "WAIT_FOR_EVT_SET"
+      doc: "Wait for the event to be set. INFERRED (dmaspec's expansion): the core-barrier page names 0x6 / 0x7 / 0xe / 0xf `WAIT_FOR_EVT_*` and the DWARF page gives each value's suffix (EVT_SET=6), so the full name is the prefix before that suffix. Also EVT_SET (wiki-instruction-record §1)."
     7:
-      id: evt_set_then_clear
-      -orig-id: "EVT_SET_THEN_CLEAR"
-      doc: "the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)"
+      id: wait_for_evt_set_then_clear
+      -orig-id: "WAIT_FOR_EVT_SET_THEN_CLEAR"
+      doc: "INFERRED (dmaspec's expansion): `WAIT_FOR_EVT_*` at 0x7 (core-barrier page) with the DWARF page's EVT_SET_THEN_CLEAR=7. Also EVT_SET_THEN_CLEAR (wiki-instruction-record §1)."
     14:
-      id: evt_clear
-      -orig-id: "EVT_CLEAR"
-      doc: "the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)"
+      id: wait_for_evt_clear
+      -orig-id: "WAIT_FOR_EVT_CLEAR"
+      doc: "INFERRED (dmaspec's expansion): `WAIT_FOR_EVT_*` at 0xe (core-barrier page) with the DWARF page's EVT_CLEAR=14. Also EVT_CLEAR (wiki-instruction-record §1)."
     15:
-      id: evt_clear_then_set
-      -orig-id: "EVT_CLEAR_THEN_SET"
-      doc: "the instruction-record page's spelling (it leaves out the WAIT_FOR_ prefix of Table 4.13's names, so the shipped name may carry one)"
+      id: wait_for_evt_clear_then_set
+      -orig-id: "WAIT_FOR_EVT_CLEAR_THEN_SET"
+      doc: "INFERRED (dmaspec's expansion): `WAIT_FOR_EVT_*` at 0xf (core-barrier page) with the DWARF page's EVT_CLEAR_THEN_SET=15. Also EVT_CLEAR_THEN_SET (wiki-instruction-record §1)."
     129:
-      id: reg_81
-      -orig-id: "REG_81"
-      doc: "One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's."
+      id: wait_for_sem_eq_reg
+      -orig-id: "WAIT_FOR_SEM_EQ_REG"
+      doc: "Equal to a register threshold. INFERRED (dmaspec's expansion): the core-barrier page writes 0x81..0x85 as `..._EQ/LT/LE/GT/GE_REG`, the register forms of the immediate compares it spells WAIT_FOR_SEM_EQ/LT/LE/GT/GE_IMM at 0x1..0x5 in the same order, so the elided prefix is read as WAIT_FOR_SEM_. Also REG_81 (dmaspec (an older spec name; no source uses it))."
     130:
-      id: reg_82
-      -orig-id: "REG_82"
-      doc: "One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's."
+      id: wait_for_sem_lt_reg
+      -orig-id: "WAIT_FOR_SEM_LT_REG"
+      doc: "Less than a register threshold. INFERRED (dmaspec's expansion): `..._EQ/LT/LE/GT/GE_REG` at 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix of the immediate forms. Also REG_82 (dmaspec (an older spec name; no source uses it))."
     131:
-      id: reg_83
-      -orig-id: "REG_83"
-      doc: "One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's."
+      id: wait_for_sem_le_reg
+      -orig-id: "WAIT_FOR_SEM_LE_REG"
+      doc: "Less than or equal to a register threshold. INFERRED (dmaspec's expansion): `..._EQ/LT/LE/GT/GE_REG` at 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix of the immediate forms. Also REG_83 (dmaspec (an older spec name; no source uses it))."
     132:
-      id: reg_84
-      -orig-id: "REG_84"
-      doc: "One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's."
+      id: wait_for_sem_gt_reg
+      -orig-id: "WAIT_FOR_SEM_GT_REG"
+      doc: "Greater than a register threshold. INFERRED (dmaspec's expansion): `..._EQ/LT/LE/GT/GE_REG` at 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix of the immediate forms. Also REG_84 (dmaspec (an older spec name; no source uses it))."
     133:
-      id: reg_85
-      -orig-id: "REG_85"
-      doc: "One of the `..._REG` variants (register threshold) Table 4.13 lists as 0x81..0x85; the page does not give each one's name, so this name is dmaspec's."
+      id: wait_for_sem_ge_reg
+      -orig-id: "WAIT_FOR_SEM_GE_REG"
+      doc: "Greater than or equal to a register threshold. INFERRED (dmaspec's expansion): `..._EQ/LT/LE/GT/GE_REG` at 0x81..0x85 (core-barrier page) read with the WAIT_FOR_SEM_ prefix of the immediate forms. Also REG_85 (dmaspec (an older spec name; no source uses it))."
+    255:
+      id: invalid
+      -orig-id: "INVALID"
+      doc: "The core-barrier page's `0xff | INVALID`."

@@ -162,7 +162,9 @@ def random_words(spec, arch: str, n: int, rng: random.Random):
             b[0] = rng.choice([op for op in range(256) if op not in taken])
             out.append(bytes(b))
         else:
-            w = kinds[i % len(kinds)]
+            # Count only the kinds' turns: with i itself, a multiple of 10 kinds would never
+            # reach the kinds whose turn falls on every tenth word (30 on maverick).
+            w = kinds[(i - i // 10) % len(kinds)]
             if w["follows"] and rng.randrange(3):
                 lead = by_name[rng.choice(w["follows"])]
                 if arch in lead["arch"]:
