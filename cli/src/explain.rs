@@ -100,16 +100,25 @@ fn explain_text(query: &str) -> Result<String, CliError> {
                 None => format!("`{}`", echo(word_part)),
             };
             let files: Vec<&str> = REGFILES.iter().map(|f| f.name).collect();
+            // A register or field by its bare name: every place it stands.
+            let places = register_places(word_part);
+            if field_part.is_none() && !places.is_empty() {
+                return Err(CliError::Usage(format!(
+                    "{what} is a register or field name, not a path; explain one of: {}",
+                    places.join(", ")
+                )));
+            }
             let hint = super::names::did_you_mean(
                 word_part,
                 names.iter().chain(&records).chain(&files).copied(),
             );
             return Err(CliError::Usage(format!(
-                "{what} is not an opcode, a word, an opcode enumerator, a record or a type{hint} \
-                 (words: {}; records: {}; register files: {})",
-                names.join(", "),
-                records.join(", "),
-                files.join(", ")
+                "{what} is not an opcode, a word, an opcode enumerator, a record, a type or a \
+                 register{hint} (the spec has {} words, {} records and {} register files; \
+                 generated/docs/README.md lists them)",
+                names.len(),
+                records.len(),
+                files.len()
             )));
         }
     };
@@ -806,4 +815,33 @@ fn reads(field: &str, leaf: &str) -> bool {
         a == b || a.starts_with(&format!("{b}.")) || a.starts_with(&format!("{b}["))
     };
     under(leaf, field) || under(field, leaf)
+}
+
+/// The paths (`FILE.BUNDLE.register[.field]`) of the registers and fields named `name`, on
+/// any architecture, each once; at most [`dmaspec::names::LISTED`], then a count.
+fn register_places(name: &str) -> Vec<String> {
+    let mut places: Vec<String> = Vec::new();
+    for f in REGFILES {
+        for b in f.bundles {
+            for r in b.registers {
+                let path = format!("{}.{}.{}", f.name, b.name, r.name);
+                if r.name == name && !places.contains(&path) {
+                    places.push(path.clone());
+                }
+                for field in r.fields.iter().filter(|x| x.name == name) {
+                    let path = format!("{path}.{}", field.name);
+                    if !places.contains(&path) {
+                        places.push(path);
+                    }
+                }
+            }
+        }
+    }
+    let listed = dmaspec::names::LISTED;
+    if places.len() > listed {
+        let more = places.len() - listed;
+        places.truncate(listed);
+        places.push(format!("and {more} more"));
+    }
+    places
 }

@@ -88,10 +88,9 @@ fn a_prefix_lists_every_leaf_below_it() {
 fn unknown_names_are_usage_errors() {
     let o = explain("NOPE");
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr)
-            .contains("`NOPE` is not an opcode, a word, an opcode enumerator, a record or a type")
-    );
+    assert!(String::from_utf8_lossy(&o.stderr).contains(
+        "`NOPE` is not an opcode, a word, an opcode enumerator, a record, a type or a register"
+    ));
     let o = explain("DMA_INDIRECT1D.nope");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("has no field `nope`"));
@@ -99,8 +98,28 @@ fn unknown_names_are_usage_errors() {
     let o = explain(".....");
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains(
-        "`.....`: `` is not an opcode, a word, an opcode enumerator, a record or a type"
+        "`.....`: `` is not an opcode, a word, an opcode enumerator, a record, a type or a register"
     ));
+}
+
+/// A register or field by its bare name lists the paths it stands at (CSR — UDMA M2S: the
+/// M2S_Q bundle's TDRTP_inc; a field name shared by many registers is listed capped).
+#[test]
+fn a_bare_register_name_lists_its_paths() {
+    let o = explain("TDRTP_inc");
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("`TDRTP_inc` is a register or field name, not a path; explain one of: UDMA_M2S.M2S_Q.TDRTP_inc\n"),
+        "{err}"
+    );
+    let err = String::from_utf8_lossy(&explain("en").stderr).into_owned();
+    assert!(
+        err.contains("UDMA_M2S.") || err.contains("NOTIFIC_"),
+        "{err}"
+    );
+    assert!(err.contains(" more"), "{err}");
+    assert!(err.len() < 1000, "{} bytes: {err}", err.len());
 }
 
 /// The paths rules and decode's JSON write: every field a rule of a word reads, every leaf

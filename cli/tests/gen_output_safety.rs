@@ -216,15 +216,16 @@ fn gen_removes_its_own_stale_files_and_only_those() {
     let word_doc = dir.join("docs/words/MOVE_SHAPE.md");
     let word_header = dir.join("c/aws_neuron_isa_tpb_move_shape.h");
     let bit_map = dir.join("docs/svg/MOVE_SHAPE.svg");
-    assert!(word_doc.exists() && word_header.exists() && bit_map.exists());
+    let ksy = dir.join("kaitai/move_shape.ksy");
+    assert!(word_doc.exists() && word_header.exists() && bit_map.exists() && ksy.exists());
     let notes = s.file("g/docs/words/notes.md", "mine\n");
 
     fs::remove_file(spec.join("words/move_shape.toml")).unwrap();
     let out = run_gen(&dir, Some(&spec));
     assert_success(&out);
-    assert!(!word_doc.exists() && !word_header.exists() && !bit_map.exists());
+    assert!(!word_doc.exists() && !word_header.exists() && !bit_map.exists() && !ksy.exists());
     assert_eq!(fs::read_to_string(&notes).unwrap(), "mine\n");
-    assert!(stderr(&out).contains("3 removed"), "{}", stderr(&out));
+    assert!(stderr(&out).contains("4 removed"), "{}", stderr(&out));
     let manifest = fs::read_to_string(dir.join(".dmaspec-manifest")).unwrap();
     assert!(
         manifest.contains("docs/words/DMA_DIRECT2D.md\n"),

@@ -12,8 +12,9 @@ use dmaspec_codegen::Model;
 use syn::spanned::Spanned;
 
 /// Lines a word or record may own (its struct, impls and views). Heaviest today:
-/// DMA_INDIRECT1D.
-const OWN_BUDGET: usize = 1_250;
+/// DMA_INDIRECT1D, 1,260 since its `rule_truth_known` (issue 40's undecided verdict, for
+/// its bodiless `is_valid_dma_indirect_cce` alternative) reads its rules' fields again.
+const OWN_BUDGET: usize = 1_275;
 /// Lines of the whole module per word and record. Was 1,350 before the NOTIFICATION record
 /// (issue 26), whose body is a union of 26 arms (one per notification type), several of them
 /// structs with views: those count as shared lines. 1,514 with it; 1,528 after the kernel

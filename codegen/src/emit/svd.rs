@@ -20,7 +20,7 @@ use std::fmt::Write;
 
 use crate::model::provenance::{Confidence, Evidence};
 use crate::model::registers::{
-    Access, BundleView, RegField, RegFile, RegFileView, RegisterView, width_mask,
+    Access, BundleView, Count, RegField, RegFile, RegFileView, RegisterView, width_mask,
 };
 use crate::model::{Model, TypeKind};
 use crate::output::STAMP;
@@ -137,6 +137,41 @@ fn close(out: &mut String, depth: usize, tag: &str) {
     let _ = writeln!(out, "{:indent$}</{tag}>", "", indent = depth * 2);
 }
 
+/// The notes of a register file's description — the counts its sources give, and each
+/// bundle that declares no register `place` ("on cayman", "here") — and the bundles that do.
+pub fn file_notes<'v, 'm>(
+    counts: &[Count],
+    bundles: &'v [BundleView<'m>],
+    place: &str,
+) -> (Vec<String>, Vec<&'v BundleView<'m>>) {
+    let mut notes: Vec<String> = counts
+        .iter()
+        .map(|c| {
+            format!(
+                "Count: {} = {} [{}; {}].",
+                c.what, c.value, c.evidence.confidence.tag, c.evidence.cite
+            )
+        })
+        .collect();
+    let (full, empty): (Vec<&BundleView>, Vec<&BundleView>) =
+        bundles.iter().partition(|b| !b.registers.is_empty());
+    for b in empty {
+        let bd = b.bundle;
+        let array = match bd.count > 1 {
+            true => format!(", {} x {:#x}", bd.count, bd.stride),
+            false => String::new(),
+        };
+        notes.push(format!(
+            "Bundle {} ({:#x} bytes at {:#x}{array}) declares no register {place}. {}",
+            bd.name,
+            bd.size,
+            bd.offset,
+            provenance(&bd.confidence, &bd.evidence)
+        ));
+    }
+    (notes, full)
+}
+
 /// Prose and provenance as one description: `doc` (trimmed, sentences kept), the notes,
 /// then the provenance.
 pub fn describe(doc: &str, notes: &[String], prov: String) -> String {
@@ -189,31 +224,8 @@ fn device(model: &Model, v: &RegFileView) -> String {
     open(&mut out, 1, "peripherals");
     open(&mut out, 2, "peripheral");
     leaf(&mut out, 3, "name", &f.name);
-    let mut notes: Vec<String> = Vec::new();
-    for c in &f.counts {
-        notes.push(format!(
-            "Count: {} = {} [{}; {}].",
-            c.what, c.value, c.evidence.confidence.tag, c.evidence.cite
-        ));
-    }
     // SVD has no empty cluster: a bundle with no register on this generation is named here.
-    let (full, empty): (Vec<&BundleView>, Vec<&BundleView>) =
-        v.bundles.iter().partition(|b| !b.registers.is_empty());
-    for b in empty {
-        notes.push(format!(
-            "Bundle {} ({:#x} bytes at {:#x}{}) declares no register on {}. {}",
-            b.bundle.name,
-            b.bundle.size,
-            b.bundle.offset,
-            if b.bundle.count > 1 {
-                format!(", {} x {:#x}", b.bundle.count, b.bundle.stride)
-            } else {
-                String::new()
-            },
-            v.arch,
-            provenance(&b.bundle.confidence, &b.bundle.evidence)
-        ));
-    }
+    let (notes, full) = file_notes(&f.counts, &v.bundles, &format!("on {}", v.arch));
     leaf(
         &mut out,
         3,

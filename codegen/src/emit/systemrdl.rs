@@ -21,7 +21,7 @@
 
 use std::fmt::Write;
 
-use super::svd::{describe, provenance};
+use super::svd::{describe, file_notes, provenance};
 use crate::model::Model;
 use crate::model::registers::{
     Access, BundleView, RegField, RegFile, RegFileView, RegisterView, width_mask,
@@ -166,29 +166,8 @@ fn addrmap(name: &str, views: &[RegFileView]) -> String {
         f.bus_width,
         f.file
     )];
-    for c in &f.counts {
-        notes.push(format!(
-            "Count: {} = {} [{}; {}].",
-            c.what, c.value, c.evidence.confidence.tag, c.evidence.cite
-        ));
-    }
-    let (full, empty): (Vec<&BundleView>, Vec<&BundleView>) =
-        first.bundles.iter().partition(|b| !b.registers.is_empty());
-    for b in empty {
-        let bd = b.bundle;
-        notes.push(format!(
-            "Bundle {} ({:#x} bytes at {:#x}{}) declares no register here. {}",
-            bd.name,
-            bd.size,
-            bd.offset,
-            if bd.count > 1 {
-                format!(", {} x {:#x}", bd.count, bd.stride)
-            } else {
-                String::new()
-            },
-            provenance(&bd.confidence, &bd.evidence)
-        ));
-    }
+    let (more, full) = file_notes(&f.counts, &first.bundles, "here");
+    notes.extend(more);
     let desc = describe(&f.doc, &notes, provenance(&f.confidence, &f.evidence));
     line(&mut out, 1, &format!("desc = {};", string(&desc)));
     for b in full {

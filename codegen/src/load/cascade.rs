@@ -68,19 +68,21 @@ pub(super) fn unknown_names(
 
 /// An unknown name is one cause however often it is used: the first of the errors about it
 /// in file order (`order`) stands for all of them, and for every other error that quotes
-/// the name (a conflict about it, a rule naming its enumerators).
+/// the name (a conflict about it, a rule naming its enumerators). A use as a type (`unknown
+/// type` with its suggestion) goes before other uses (a conflict's `about`, a gap).
 pub(super) fn unknown_uses<K: Ord>(
     errors: &[SpecError],
     unknown: &[Option<String>],
     order: impl Fn(&SpecError) -> K,
 ) -> Vec<(usize, usize, Cause)> {
+    let key = |e: &SpecError| (unknown_type(&e.message).is_none(), order(e));
     let mut first: Vec<(&str, usize)> = Vec::new();
     for (i, e) in errors.iter().enumerate() {
         let Some(name) = unknown[i].as_deref() else {
             continue;
         };
         match first.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, at)) if order(e) < order(&errors[*at]) => *at = i,
+            Some((_, at)) if key(e) < key(&errors[*at]) => *at = i,
             Some(_) => {}
             None => first.push((name, i)),
         }

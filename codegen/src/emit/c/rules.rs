@@ -41,9 +41,6 @@ pub(super) fn nc_macro(arch: &str) -> String {
 /// the common header.
 pub(super) fn generations(model: &Model) -> String {
     let mut out = String::new();
-    if model.archs.is_empty() {
-        return out;
-    }
     out.push_str(
         "\n/* The verdicts of the `_verdict` validators: every header rule holds, one is \
          broken (the\n * value is invalid), or one holds only through an alternative the \
@@ -52,6 +49,9 @@ pub(super) fn generations(model: &Model) -> String {
          #define DMASPEC_VERDICT_BROKEN 1\n\
          #define DMASPEC_VERDICT_UNDECIDED 2\n",
     );
+    if model.archs.is_empty() {
+        return out;
+    }
     out.push_str(
         "\n/* NeuronCore generations: the `nc` argument of the validators, one per architecture\n \
          * (spec/arch.toml). */\n",

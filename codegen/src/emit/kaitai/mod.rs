@@ -26,8 +26,12 @@
 //! Beside them, `kaitai/dmaspec_stream.ksy` reads a file of words, each as the word its
 //! opcode names (see [`stream`]).
 
+mod ident;
 mod stream;
 mod yaml;
+
+pub use ident::id;
+use ident::uint_type;
 
 use std::collections::BTreeSet;
 
@@ -48,11 +52,6 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         .collect();
     files.push(stream::render(model));
     files
-}
-
-/// The Kaitai id of the type named `name`: its name in lower case.
-pub fn id(name: &str) -> String {
-    name.to_ascii_lowercase()
 }
 
 /// `kaitai/<id>.ksy`.
@@ -426,17 +425,6 @@ fn int_type(int: Int) -> &'static str {
         Int::I16 => "s2",
         Int::I32 => "s4",
         Int::I64 => "s8",
-    }
-}
-
-/// The unsigned integer of `size` bytes.
-fn uint_type(size: usize) -> &'static str {
-    match size {
-        1 => "u1",
-        2 => "u2",
-        3 => "b24",
-        4 => "u4",
-        _ => "u8",
     }
 }
 

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeSet;
 
+use super::ident::{id, uint_type};
 use super::yaml::Node;
-use super::{id, uint_type};
 use crate::model::{Model, TypeDef, dispatch_order};
 use crate::output::STAMP;
 

@@ -580,32 +580,30 @@ fn truth_fn(
             RuleKind::Expr { expr: e, .. } => Value::Computed(expr(&reads, e, size, false).0),
             RuleKind::NotEnforced if known && set.is_bodiless_alternative(i) => Value::Fails,
             RuleKind::NotEnforced => Value::Holds,
-            RuleKind::All { parts } if parts.iter().any(|p| matches!(value(p), Value::Fails)) => {
-                Value::Fails
-            }
-            RuleKind::All { parts } => {
+            RuleKind::All { parts } | RuleKind::Any { parts } => {
+                // `All` fails on a failing part and holds on none left; `Any` the reverse.
+                let all = matches!(r.kind, RuleKind::All { .. });
+                let (decides, empty) = match all {
+                    true => (Value::Fails, Value::Holds),
+                    false => (Value::Holds, Value::Fails),
+                };
+                let same = |v: &Value| match all {
+                    true => matches!(v, Value::Fails),
+                    false => matches!(v, Value::Holds),
+                };
                 let open: Vec<_> = parts
                     .iter()
                     .filter(|p| matches!(value(p), Value::Computed(_)))
                     .map(|p| var(*p))
                     .collect();
-                match open.is_empty() {
-                    true => Value::Holds,
-                    false => Value::Computed(quote!(#(#open)&&*)),
-                }
-            }
-            RuleKind::Any { parts } if parts.iter().any(|p| matches!(value(p), Value::Holds)) => {
-                Value::Holds
-            }
-            RuleKind::Any { parts } => {
-                let open: Vec<_> = parts
-                    .iter()
-                    .filter(|p| matches!(value(p), Value::Computed(_)))
-                    .map(|p| var(*p))
-                    .collect();
-                match open.is_empty() {
-                    true => Value::Fails,
-                    false => Value::Computed(quote!(#(#open)||*)),
+                if parts.iter().any(|p| same(value(p))) {
+                    decides
+                } else if open.is_empty() {
+                    empty
+                } else if all {
+                    Value::Computed(quote!(#(#open)&&*))
+                } else {
+                    Value::Computed(quote!(#(#open)||*))
                 }
             }
         };
