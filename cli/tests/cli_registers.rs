@@ -137,11 +137,16 @@ fn explain_of_an_unknown_name_fails_and_suggests() {
     for (what, message) in cases {
         fails(&dmaspec(&["explain", what], &[]), 2, message);
     }
-    // An unknown top-level name lists the register files among what it could have been.
+    // An unknown top-level name suggests the nearest register file and counts the rest.
     fails(
         &dmaspec(&["explain", "UDMA_M2X"], &[]),
         2,
-        "register files: TPB_EVENTS_SEMAPHORES_AXI, NOTIFIC_10_QUEUE, NOTIFIC_1_QUEUE, UDMA_GEN, UDMA_GEN_EX, TDMA_MODEL, UDMA_M2S, UDMA_S2M",
+        "(did you mean `UDMA_M2S`?) (the spec has ",
+    );
+    fails(
+        &dmaspec(&["explain", "UDMA_M2X"], &[]),
+        2,
+        " and 8 register files; generated/docs/README.md lists them)",
     );
     // §Verified counts: 16 queues, so M2S_Q[16] does not exist.
     fails(
