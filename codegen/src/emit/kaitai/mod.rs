@@ -24,7 +24,7 @@
 //! word's positional requirement (`follows`), its sub-opcode selector and its rules.
 //!
 //! Beside them, `kaitai/dmaspec_stream.ksy` reads a file of words, each as the word its
-//! opcode names (see [`stream`]).
+//! opcode names (`stream.rs`).
 
 mod ident;
 mod stream;
