@@ -172,6 +172,21 @@ pub fn file_notes<'v, 'm>(
     (notes, full)
 }
 
+/// A bundle's description: its doc, its shape (size, and count and stride when it is an
+/// array), then its provenance.
+pub fn bundle_description(b: &BundleView) -> String {
+    let bd = b.bundle;
+    let shape = if bd.count > 1 {
+        format!(
+            "{} bundles of {:#x} bytes, {:#x} apart, from {:#x}.",
+            bd.count, bd.size, bd.stride, bd.offset
+        )
+    } else {
+        format!("{:#x} bytes at {:#x}.", bd.size, bd.offset)
+    };
+    describe(&bd.doc, &[shape], provenance(&bd.confidence, &bd.evidence))
+}
+
 /// Prose and provenance as one description: `doc` (trimmed, sentences kept), the notes,
 /// then the provenance.
 pub fn describe(doc: &str, notes: &[String], prov: String) -> String {
@@ -262,20 +277,7 @@ fn cluster(model: &Model, arch: &str, b: &BundleView, out: &mut String) {
         leaf(out, 5, "dimIncrement", &hex(bd.stride));
     }
     leaf(out, 5, "name", &cluster_name(b));
-    let shape = if bd.count > 1 {
-        format!(
-            "{} bundles of {:#x} bytes, {:#x} apart, from {:#x}.",
-            bd.count, bd.size, bd.stride, bd.offset
-        )
-    } else {
-        format!("{:#x} bytes at {:#x}.", bd.size, bd.offset)
-    };
-    leaf(
-        out,
-        5,
-        "description",
-        &describe(&bd.doc, &[shape], provenance(&bd.confidence, &bd.evidence)),
-    );
+    leaf(out, 5, "description", &bundle_description(b));
     leaf(out, 5, "addressOffset", &hex(bd.offset));
     for r in &b.registers {
         register(model, arch, r, None, out);

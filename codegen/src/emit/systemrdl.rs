@@ -21,7 +21,7 @@
 
 use std::fmt::Write;
 
-use super::svd::{describe, file_notes, provenance};
+use super::svd::{bundle_description, describe, file_notes, provenance};
 use crate::model::Model;
 use crate::model::registers::{
     Access, BundleView, RegField, RegFile, RegFileView, RegisterView, width_mask,
@@ -181,16 +181,7 @@ fn addrmap(name: &str, views: &[RegFileView]) -> String {
 fn bundle(b: &BundleView, out: &mut String) {
     let bd = b.bundle;
     line(out, 1, "regfile {");
-    let shape = if bd.count > 1 {
-        format!(
-            "{} bundles of {:#x} bytes, {:#x} apart, from {:#x}.",
-            bd.count, bd.size, bd.stride, bd.offset
-        )
-    } else {
-        format!("{:#x} bytes at {:#x}.", bd.size, bd.offset)
-    };
-    let desc = describe(&bd.doc, &[shape], provenance(&bd.confidence, &bd.evidence));
-    line(out, 2, &format!("desc = {};", string(&desc)));
+    line(out, 2, &format!("desc = {};", string(&bundle_description(b))));
     for r in &b.registers {
         register(r, out);
     }
