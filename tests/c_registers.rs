@@ -25,7 +25,7 @@ use common::cc::{Build, C_FLAGS, CXX_FLAGS};
 use common::{model, root};
 use dmaspec_codegen::emit::c;
 use dmaspec_codegen::model::Model;
-use dmaspec_codegen::model::registers::{RegFile, width_mask};
+use dmaspec_codegen::model::registers::{RegFile, RegisterView, width_mask};
 
 // ---- the synthetic model --------------------------------------------------------------
 
@@ -261,6 +261,12 @@ fn rust_layout() -> BTreeMap<String, u64> {
     out
 }
 
+/// The register value the fields' own resets make, and the bits they cover.
+fn field_resets(r: &RegisterView) -> (u64, u64) {
+    let given = r.fields.iter().filter_map(|f| Some((f, f.reset?)));
+    given.fold((0, 0), |(v, m), (f, x)| (v | x << f.lsb, m | f.mask()))
+}
+
 /// A base above 4 GiB, so an address helper that truncates to 32 bits is caught.
 const BASE: u64 = 0x1_2340_0000;
 
@@ -342,13 +348,30 @@ fn model_probe(model: &Model) -> Probe {
                     let reg = r.register;
                     let mp = format!("{mp}_{}", reg.name.to_ascii_uppercase());
                     let fp = format!("{fp}_{}", reg.name.to_ascii_lowercase());
-                    p.defined(&format!("{mp}_RESET"), reg.reset.is_some());
+                    // Without a register reset, the fields' resets make one over their
+                    // bits: `_RESET`, with a `_RESET_MASK` naming those bits unless they
+                    // are all of the register's.
+                    let all = width_mask(reg.width);
+                    let (value, mask) = field_resets(r);
+                    let by_fields = reg.reset.is_none() && mask != 0;
+                    let partial = by_fields && mask != all;
+                    p.defined(&format!("{mp}_RESET"), reg.reset.is_some() || by_fields);
+                    p.defined(&format!("{mp}_RESET_MASK"), partial);
+                    if by_fields {
+                        p.check(format!("{mp}_RESET"), &format!("{mp}_RESET"), value);
+                    }
+                    if partial {
+                        p.check(
+                            format!("{mp}_RESET_MASK"),
+                            &format!("{mp}_RESET_MASK"),
+                            mask,
+                        );
+                    }
                     p.check(
                         format!("{fp}_addr"),
                         &format!("{fp}_addr({args})"),
                         at + reg.offset,
                     );
-                    let all = width_mask(reg.width);
                     for fd in &r.fields {
                         let mp = format!("{mp}_{}", fd.name.to_ascii_uppercase());
                         let fp = format!("{fp}_{}", fd.name.to_ascii_lowercase());
@@ -534,6 +557,33 @@ fn synthetic_register_headers_compile_and_match_the_model() {
         !text.contains("CREG_TEST_SUNDA_Q_CFG_GO"),
         "go is cayman's only"
     );
+}
+
+/// Read by hand from "CSR — UDMA S2M" (wiki-csr-udma-s2m, per-queue table, row `0x54`
+/// `comp_cfg`: `en_comp_ring_update[0]=1`, `dis_comp_coal[1]=1`, `first_pkt_promotion[2]=1`,
+/// `buf2_len_location[3]=1`; no whole-word reset holds on every architecture, so the spec
+/// gives the fields' only): bits 3:0 reset to 1, the rest unknown. M2S_Q `cfg` has a whole
+/// reset (`M2S_CFG_RESET_VALUE = 3<<24`, the kernel driver), so no mask.
+#[test]
+fn a_register_reset_only_by_its_fields_has_a_reset_mask() {
+    let model = model();
+    let header = |file: &str| {
+        c::registers::render(&model)
+            .into_iter()
+            .find(|(p, _)| p == &format!("c/regs/{file}.h"))
+            .unwrap_or_else(|| panic!("no {file}.h"))
+            .1
+    };
+    let s2m = header("udma_s2m");
+    for line in [
+        "#define UDMA_S2M_CAYMAN_S2M_Q_COMP_CFG_RESET 0x0000000fu",
+        "#define UDMA_S2M_CAYMAN_S2M_Q_COMP_CFG_RESET_MASK 0x0000000fu",
+    ] {
+        assert!(s2m.contains(line), "udma_s2m.h lacks `{line}`");
+    }
+    let m2s = header("udma_m2s");
+    assert!(m2s.contains("#define UDMA_M2S_CAYMAN_M2S_Q_CFG_RESET 0x03000000u"));
+    assert!(!m2s.contains("UDMA_M2S_CAYMAN_M2S_Q_CFG_RESET_MASK"));
 }
 
 /// The Rust crate's register metadata has the model's layout (and so the C headers').

@@ -8,7 +8,8 @@ of every architecture the `.rdl` stands for, both sides of:
 * the register's address (element 0 and the last element of an array): PeakRDL's
   `offsetof` in its packed struct against dmaspec's `_addr(0[, i])` helper;
 * each field's `_bp`, `_bw`, `_bm`, and reset: PeakRDL's field `_reset` against dmaspec's
-  field `_reset`, else its bits of the register `_RESET`, else none on both sides;
+  field `_reset`, else its bits of the register `_RESET` when that covers every bit (no
+  `_RESET_MASK`), else none on both sides;
 * each field's software access: readable in the .rdl where dmaspec's header has its `_get`,
   writable where it has its `_set`.
 
@@ -97,8 +98,8 @@ class Program:
 
     def maybe(self, label: str, rdl: str, ours: list[tuple[str, str]]) -> None:
         """Prints `label`, macro `rdl` (or `none` when undefined) and the first of `ours`
-        (a macro, the expression to print when it is defined) whose macro is defined, or
-        `none`."""
+        (a preprocessor condition, the expression to print when it holds) whose condition
+        holds, or `none`."""
         self.lines.append(f'    printf("%s\\t", "{label}");')
         self.lines.append("#ifdef " + rdl)
         self.lines.append(f'    printf("%llu\\t", (unsigned long long)({rdl}));')
@@ -106,8 +107,8 @@ class Program:
         self.lines.append('    printf("none\\t");')
         self.lines.append("#endif")
         first = True
-        for macro, expr in ours:
-            self.lines.append(("#if" if first else "#elif") + f" defined({macro})")
+        for cond, expr in ours:
+            self.lines.append(("#if " if first else "#elif ") + cond)
             self.lines.append(f'    printf("%llu\\n", (unsigned long long)({expr}));')
             first = False
         self.lines.append("#else")
@@ -178,7 +179,9 @@ def build(top: AddrmapNode, target: Target, header_text: str) -> Program:
                             f"({width} == 64 ? ~0ull : (1ull << {width}) - 1)",
                         )
                         reset = f"{ours_reg}_RESET"
-                        prog.maybe(f"{label} reset", f"{theirs}_reset", [(reset, reset)])
+                        prog.maybe(
+                            f"{label} reset", f"{theirs}_reset", [(f"defined({reset})", reset)]
+                        )
                         continue
                     prog.reached.add(f"{ours}_bm")
                     # dmaspec's header has a getter for a readable field, a setter for a
@@ -193,8 +196,13 @@ def build(top: AddrmapNode, target: Target, header_text: str) -> Program:
                         f"{label} reset",
                         f"{theirs}_reset",
                         [
-                            (f"{ours}_reset", f"{ours}_reset"),
-                            (f"{ours_reg}_RESET", f"({ours_reg}_RESET & {ours}_bm) >> {ours}_bp"),
+                            (f"defined({ours}_reset)", f"{ours}_reset"),
+                            # The register's reset speaks for the field only where its
+                            # `_RESET_MASK`, when it has one, covers the field.
+                            (
+                                f"defined({ours_reg}_RESET) && !defined({ours_reg}_RESET_MASK)",
+                                f"({ours_reg}_RESET & {ours}_bm) >> {ours}_bp",
+                            ),
                         ],
                     )
             prog.reached.add(f"{mp}_{b.upper()}_OFFSET")

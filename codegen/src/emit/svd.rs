@@ -20,7 +20,7 @@ use std::fmt::Write;
 
 use crate::model::provenance::{Confidence, Evidence};
 use crate::model::registers::{
-    Access, BundleView, Count, RegField, RegFile, RegFileView, RegisterView, width_mask,
+    Access, BundleView, Count, RegField, RegFile, RegFileView, RegisterView,
 };
 use crate::model::{Model, TypeKind};
 use crate::output::STAMP;
@@ -47,19 +47,6 @@ pub fn access(a: Access) -> &'static str {
         Access::RW => "read-write",
         Access::RO => "read-only",
         Access::WO => "write-only",
-    }
-}
-
-/// A register's `(resetValue, resetMask)`: the register's reset over all its bits when the
-/// sources give it, else the resets of the fields they give, over those fields' bits.
-pub fn reset(r: &RegisterView) -> (u64, u64) {
-    let all = width_mask(r.register.width);
-    match r.register.reset {
-        Some(v) => (v & all, all),
-        None => r.fields.iter().fold((0, 0), |(v, m), f| match f.reset {
-            Some(x) => (v | ((x & width_mask(f.width)) << f.lsb), m | f.mask()),
-            None => (v, m),
-        }),
     }
 }
 
@@ -294,7 +281,7 @@ fn register(
     out: &mut String,
 ) {
     let reg = r.register;
-    let (value, mask) = reset(r);
+    let (value, mask) = r.reset();
     let mut notes = Vec::new();
     if reg.reset.is_none() {
         notes.push(if mask == 0 {

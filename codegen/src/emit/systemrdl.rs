@@ -181,7 +181,11 @@ fn addrmap(name: &str, views: &[RegFileView]) -> String {
 fn bundle(b: &BundleView, out: &mut String) {
     let bd = b.bundle;
     line(out, 1, "regfile {");
-    line(out, 2, &format!("desc = {};", string(&bundle_description(b))));
+    line(
+        out,
+        2,
+        &format!("desc = {};", string(&bundle_description(b))),
+    );
     for r in &b.registers {
         register(r, out);
     }

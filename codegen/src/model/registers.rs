@@ -172,6 +172,20 @@ impl RegisterView<'_> {
     pub fn unknown_mask(&self) -> u64 {
         self.register.unknown_mask(self.fields.iter().copied())
     }
+
+    /// The register's reset as `(value, mask)`: its own reset over all its bits when the
+    /// sources give it, else the resets of the fields they give, over those fields' bits
+    /// (SVD's resetValue and resetMask).
+    pub fn reset(&self) -> (u64, u64) {
+        let all = width_mask(self.register.width);
+        match self.register.reset {
+            Some(v) => (v & all, all),
+            None => self.fields.iter().fold((0, 0), |(v, m), f| match f.reset {
+                Some(x) => (v | ((x & width_mask(f.width)) << f.lsb), m | f.mask()),
+                None => (v, m),
+            }),
+        }
+    }
 }
 
 impl RegFile {

@@ -139,6 +139,8 @@ static inline uint32_t notific_10_queue_sunda_notific_timestamp_hi_timestamp_get
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_OFFSET 0x8u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_sunda_notific_sw_backpressure_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_OFFSET;
 }
@@ -226,6 +228,8 @@ static inline uint32_t notific_10_queue_sunda_notific_hw_backpressure_hi_on_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_OFFSET 0x14u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_sunda_notific_nq_enable_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_OFFSET;
 }
@@ -256,6 +260,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_enable_en_set(uint32_t 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET 0x18u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_sunda_notific_nq_sw_overflow_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET;
 }
@@ -284,6 +290,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_sw_overflow_ignore_full
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_OFFSET 0x28u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_RESET_MASK 0x00000001u
 static inline uint64_t notific_10_queue_sunda_notific_nq_uart_mode_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_OFFSET;
 }
@@ -312,6 +320,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_uart_mode_en_set(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_OFFSET 0x2cu
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_RESET 0x00000001u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_10_queue_sunda_notific_nq_axi_id_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_OFFSET;
 }
@@ -475,6 +485,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_pipeline_stall_count_cy
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET 0x4cu
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_RESET_MASK 0x00000001u
 static inline uint64_t notific_10_queue_sunda_notific_nq_pipeline_stall_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET;
 }
@@ -505,6 +517,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_pipeline_stall_clr_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET 0x50u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_sunda_notific_niq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET;
 }
@@ -530,6 +544,8 @@ static inline uint32_t notific_10_queue_sunda_notific_niq_buffer_count_count_get
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET 0x54u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_sunda_notific_niq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET;
 }
@@ -650,6 +666,8 @@ static inline uint32_t notific_10_queue_sunda_notific_niq_buffer_3_data_get(uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_OFFSET 0x70u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_10_queue_sunda_notific_niq_buffer_4_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_OFFSET;
 }
@@ -677,6 +695,8 @@ static inline uint32_t notific_10_queue_sunda_notific_niq_buffer_4_data_get(uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET 0x80u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_sunda_notific_naq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET;
 }
@@ -701,6 +721,8 @@ static inline uint32_t notific_10_queue_sunda_notific_naq_buffer_count_count_get
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET 0x84u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_sunda_notific_naq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET;
 }
@@ -962,6 +984,8 @@ static inline uint32_t notific_10_queue_sunda_notific_coal_timer_coal_timer_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_OFFSET 0xb8u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_RESET 0x00003c00u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_RESET_MASK 0x001fffffu
 static inline uint64_t notific_10_queue_sunda_notific_coal_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_OFFSET;
 }
@@ -1065,6 +1089,8 @@ static inline uint32_t notific_10_queue_sunda_notific_coal_ctrl_coal_spare_set(u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_OFFSET 0xbcu
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_RESET_MASK 0x00000007u
 static inline uint64_t notific_10_queue_sunda_notific_wob_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_OFFSET;
 }
@@ -1124,6 +1150,8 @@ static inline uint32_t notific_10_queue_sunda_notific_wob_ctrl_force_inorder_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET 0xc0u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_sunda_notific_nq_threshold_en_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET;
 }
@@ -1153,6 +1181,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_threshold_en_en_set(uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_FULL_OFFSET 0xc4u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_FULL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_FULL_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_sunda_notific_nq_full_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_FULL_OFFSET;
 }
@@ -1180,6 +1210,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_full_status_get(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET 0xc8u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_sunda_notific_nq_threshold_passed_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET;
 }
@@ -1205,6 +1237,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_threshold_passed_status
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_OFFSET 0xccu
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_RESET 0x00000400u
+#define NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t notific_10_queue_sunda_notific_timestamp_inc_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_OFFSET;
 }
@@ -1549,6 +1583,8 @@ static inline uint32_t notific_10_queue_cayman_notific_timestamp_hi_timestamp_ge
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_OFFSET 0x8u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_cayman_notific_sw_backpressure_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_OFFSET;
 }
@@ -1636,6 +1672,8 @@ static inline uint32_t notific_10_queue_cayman_notific_hw_backpressure_hi_on_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_OFFSET 0x14u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_cayman_notific_nq_enable_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_OFFSET;
 }
@@ -1666,6 +1704,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_enable_en_set(uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_OFFSET 0x18u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_cayman_notific_nq_sw_overflow_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_OFFSET;
 }
@@ -1694,6 +1734,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_sw_overflow_ignore_ful
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_OFFSET 0x28u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_RESET_MASK 0x00000001u
 static inline uint64_t notific_10_queue_cayman_notific_nq_uart_mode_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_OFFSET;
 }
@@ -1722,6 +1764,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_uart_mode_en_set(uint3
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_OFFSET 0x2cu
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_RESET 0x00000001u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_10_queue_cayman_notific_nq_axi_id_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_OFFSET;
 }
@@ -1885,6 +1929,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_pipeline_stall_count_c
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_OFFSET 0x4cu
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_RESET_MASK 0x00000001u
 static inline uint64_t notific_10_queue_cayman_notific_nq_pipeline_stall_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_OFFSET;
 }
@@ -1915,6 +1961,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_pipeline_stall_clr_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET 0x50u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_cayman_notific_niq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET;
 }
@@ -1940,6 +1988,8 @@ static inline uint32_t notific_10_queue_cayman_notific_niq_buffer_count_count_ge
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET 0x54u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_cayman_notific_niq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET;
 }
@@ -2060,6 +2110,8 @@ static inline uint32_t notific_10_queue_cayman_notific_niq_buffer_3_data_get(uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_OFFSET 0x70u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_10_queue_cayman_notific_niq_buffer_4_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_OFFSET;
 }
@@ -2087,6 +2139,8 @@ static inline uint32_t notific_10_queue_cayman_notific_niq_buffer_4_data_get(uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET 0x80u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_cayman_notific_naq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET;
 }
@@ -2111,6 +2165,8 @@ static inline uint32_t notific_10_queue_cayman_notific_naq_buffer_count_count_ge
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET 0x84u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_cayman_notific_naq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET;
 }
@@ -2372,6 +2428,8 @@ static inline uint32_t notific_10_queue_cayman_notific_coal_timer_coal_timer_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_OFFSET 0xb8u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_RESET 0x00003c00u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_RESET_MASK 0x001fffffu
 static inline uint64_t notific_10_queue_cayman_notific_coal_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_OFFSET;
 }
@@ -2475,6 +2533,8 @@ static inline uint32_t notific_10_queue_cayman_notific_coal_ctrl_coal_spare_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_OFFSET 0xbcu
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_RESET_MASK 0x00000007u
 static inline uint64_t notific_10_queue_cayman_notific_wob_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_OFFSET;
 }
@@ -2534,6 +2594,8 @@ static inline uint32_t notific_10_queue_cayman_notific_wob_ctrl_force_inorder_se
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_OFFSET 0xc0u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_cayman_notific_nq_threshold_en_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_OFFSET;
 }
@@ -2563,6 +2625,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_threshold_en_en_set(ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_OFFSET 0xc4u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_cayman_notific_nq_full_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_OFFSET;
 }
@@ -2590,6 +2654,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_full_status_get(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET 0xc8u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_cayman_notific_nq_threshold_passed_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET;
 }
@@ -2615,6 +2681,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_threshold_passed_statu
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_OFFSET 0xccu
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_RESET 0x00000400u
+#define NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t notific_10_queue_cayman_notific_timestamp_inc_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_OFFSET;
 }
@@ -2959,6 +3027,8 @@ static inline uint32_t notific_10_queue_mariana_notific_timestamp_hi_timestamp_g
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_OFFSET 0x8u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_mariana_notific_sw_backpressure_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_OFFSET;
 }
@@ -3046,6 +3116,8 @@ static inline uint32_t notific_10_queue_mariana_notific_hw_backpressure_hi_on_se
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_OFFSET 0x14u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_mariana_notific_nq_enable_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_OFFSET;
 }
@@ -3076,6 +3148,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_enable_en_set(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET 0x18u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_mariana_notific_nq_sw_overflow_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET;
 }
@@ -3104,6 +3178,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_sw_overflow_ignore_fu
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_OFFSET 0x28u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_RESET_MASK 0x00000001u
 static inline uint64_t notific_10_queue_mariana_notific_nq_uart_mode_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_OFFSET;
 }
@@ -3132,6 +3208,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_uart_mode_en_set(uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_OFFSET 0x2cu
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_RESET 0x00000001u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_10_queue_mariana_notific_nq_axi_id_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_OFFSET;
 }
@@ -3295,6 +3373,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_pipeline_stall_count_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET 0x4cu
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_RESET_MASK 0x00000001u
 static inline uint64_t notific_10_queue_mariana_notific_nq_pipeline_stall_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET;
 }
@@ -3325,6 +3405,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_pipeline_stall_clr_se
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET 0x50u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_mariana_notific_niq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET;
 }
@@ -3350,6 +3432,8 @@ static inline uint32_t notific_10_queue_mariana_notific_niq_buffer_count_count_g
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET 0x54u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_mariana_notific_niq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET;
 }
@@ -3470,6 +3554,8 @@ static inline uint32_t notific_10_queue_mariana_notific_niq_buffer_3_data_get(ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_OFFSET 0x70u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_10_queue_mariana_notific_niq_buffer_4_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_OFFSET;
 }
@@ -3497,6 +3583,8 @@ static inline uint32_t notific_10_queue_mariana_notific_niq_buffer_4_data_get(ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET 0x80u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_mariana_notific_naq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET;
 }
@@ -3521,6 +3609,8 @@ static inline uint32_t notific_10_queue_mariana_notific_naq_buffer_count_count_g
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET 0x84u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_10_queue_mariana_notific_naq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET;
 }
@@ -3782,6 +3872,8 @@ static inline uint32_t notific_10_queue_mariana_notific_coal_timer_coal_timer_se
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_OFFSET 0xb8u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_RESET 0x00003c00u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_RESET_MASK 0x001fffffu
 static inline uint64_t notific_10_queue_mariana_notific_coal_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_OFFSET;
 }
@@ -3885,6 +3977,8 @@ static inline uint32_t notific_10_queue_mariana_notific_coal_ctrl_coal_spare_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_OFFSET 0xbcu
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_RESET_MASK 0x00000007u
 static inline uint64_t notific_10_queue_mariana_notific_wob_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_OFFSET;
 }
@@ -3944,6 +4038,8 @@ static inline uint32_t notific_10_queue_mariana_notific_wob_ctrl_force_inorder_s
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET 0xc0u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_mariana_notific_nq_threshold_en_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET;
 }
@@ -3973,6 +4069,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_threshold_en_en_set(u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_FULL_OFFSET 0xc4u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_FULL_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_FULL_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_mariana_notific_nq_full_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_FULL_OFFSET;
 }
@@ -4000,6 +4098,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_full_status_get(uint3
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET 0xc8u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET 0x00000000u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET_MASK 0x000003ffu
 static inline uint64_t notific_10_queue_mariana_notific_nq_threshold_passed_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET;
 }
@@ -4025,6 +4125,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_threshold_passed_stat
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_OFFSET 0xccu
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_RESET 0x00000400u
+#define NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t notific_10_queue_mariana_notific_timestamp_inc_addr(uint64_t base) {
     return base + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_10_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_OFFSET;
 }

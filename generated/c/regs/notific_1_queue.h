@@ -122,6 +122,8 @@ static inline uint32_t notific_1_queue_sunda_notific_timestamp_hi_timestamp_get(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_OFFSET 0x8u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_sw_backpressure_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_SW_BACKPRESSURE_OFFSET;
 }
@@ -209,6 +211,8 @@ static inline uint32_t notific_1_queue_sunda_notific_hw_backpressure_hi_on_set(u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_OFFSET 0x14u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_nq_enable_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_ENABLE_OFFSET;
 }
@@ -240,6 +244,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_enable_en_set(uint32_t r
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET 0x18u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_nq_sw_overflow_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET;
 }
@@ -268,6 +274,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_sw_overflow_ignore_full_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_OFFSET 0x28u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_nq_uart_mode_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_UART_MODE_OFFSET;
 }
@@ -296,6 +304,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_uart_mode_en_set(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_OFFSET 0x2cu
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_RESET 0x00000001u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_1_queue_sunda_notific_nq_axi_id_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_AXI_ID_OFFSET;
 }
@@ -459,6 +469,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_pipeline_stall_count_cyc
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET 0x4cu
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_nq_pipeline_stall_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET;
 }
@@ -489,6 +501,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_pipeline_stall_clr_set(u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET 0x50u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_sunda_notific_niq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET;
 }
@@ -514,6 +528,8 @@ static inline uint32_t notific_1_queue_sunda_notific_niq_buffer_count_count_get(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET 0x54u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_sunda_notific_niq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET;
 }
@@ -634,6 +650,8 @@ static inline uint32_t notific_1_queue_sunda_notific_niq_buffer_3_data_get(uint3
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_OFFSET 0x70u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_1_queue_sunda_notific_niq_buffer_4_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NIQ_BUFFER_4_OFFSET;
 }
@@ -661,6 +679,8 @@ static inline uint32_t notific_1_queue_sunda_notific_niq_buffer_4_data_get(uint3
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET 0x80u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_sunda_notific_naq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET;
 }
@@ -685,6 +705,8 @@ static inline uint32_t notific_1_queue_sunda_notific_naq_buffer_count_count_get(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET 0x84u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_sunda_notific_naq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET;
 }
@@ -946,6 +968,8 @@ static inline uint32_t notific_1_queue_sunda_notific_coal_timer_coal_timer_set(u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_OFFSET 0xb8u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_RESET 0x00003c00u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_RESET_MASK 0x001fffffu
 static inline uint64_t notific_1_queue_sunda_notific_coal_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_COAL_CTRL_OFFSET;
 }
@@ -1050,6 +1074,8 @@ static inline uint32_t notific_1_queue_sunda_notific_coal_ctrl_coal_spare_set(ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_OFFSET 0xbcu
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_RESET_MASK 0x00000007u
 static inline uint64_t notific_1_queue_sunda_notific_wob_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_WOB_CTRL_OFFSET;
 }
@@ -1109,6 +1135,8 @@ static inline uint32_t notific_1_queue_sunda_notific_wob_ctrl_force_inorder_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET 0xc0u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_nq_threshold_en_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET;
 }
@@ -1138,6 +1166,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_threshold_en_en_set(uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_FULL_OFFSET 0xc4u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_FULL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_FULL_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_nq_full_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_FULL_OFFSET;
 }
@@ -1165,6 +1195,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_full_status_get(uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET 0xc8u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_sunda_notific_nq_threshold_passed_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET;
 }
@@ -1190,6 +1222,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_threshold_passed_status_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_OFFSET 0xccu
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_RESET 0x00000400u
+#define NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t notific_1_queue_sunda_notific_timestamp_inc_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_SUNDA_NOTIFIC_TIMESTAMP_INC_OFFSET;
 }
@@ -1530,6 +1564,8 @@ static inline uint32_t notific_1_queue_cayman_notific_timestamp_hi_timestamp_get
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_OFFSET 0x8u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_sw_backpressure_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_SW_BACKPRESSURE_OFFSET;
 }
@@ -1617,6 +1653,8 @@ static inline uint32_t notific_1_queue_cayman_notific_hw_backpressure_hi_on_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_OFFSET 0x14u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_nq_enable_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_ENABLE_OFFSET;
 }
@@ -1648,6 +1686,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_enable_en_set(uint32_t 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_OFFSET 0x18u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_nq_sw_overflow_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_SW_OVERFLOW_OFFSET;
 }
@@ -1676,6 +1716,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_sw_overflow_ignore_full
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_OFFSET 0x28u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_nq_uart_mode_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_UART_MODE_OFFSET;
 }
@@ -1704,6 +1746,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_uart_mode_en_set(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_OFFSET 0x2cu
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_RESET 0x00000001u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_1_queue_cayman_notific_nq_axi_id_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_AXI_ID_OFFSET;
 }
@@ -1867,6 +1911,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_pipeline_stall_count_cy
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_OFFSET 0x4cu
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_nq_pipeline_stall_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_PIPELINE_STALL_OFFSET;
 }
@@ -1897,6 +1943,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_pipeline_stall_clr_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET 0x50u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_cayman_notific_niq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET;
 }
@@ -1922,6 +1970,8 @@ static inline uint32_t notific_1_queue_cayman_notific_niq_buffer_count_count_get
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET 0x54u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_cayman_notific_niq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET;
 }
@@ -2042,6 +2092,8 @@ static inline uint32_t notific_1_queue_cayman_notific_niq_buffer_3_data_get(uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_OFFSET 0x70u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_1_queue_cayman_notific_niq_buffer_4_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NIQ_BUFFER_4_OFFSET;
 }
@@ -2069,6 +2121,8 @@ static inline uint32_t notific_1_queue_cayman_notific_niq_buffer_4_data_get(uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET 0x80u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_cayman_notific_naq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET;
 }
@@ -2093,6 +2147,8 @@ static inline uint32_t notific_1_queue_cayman_notific_naq_buffer_count_count_get
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET 0x84u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_cayman_notific_naq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET;
 }
@@ -2354,6 +2410,8 @@ static inline uint32_t notific_1_queue_cayman_notific_coal_timer_coal_timer_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_OFFSET 0xb8u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_RESET 0x00003c00u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_RESET_MASK 0x001fffffu
 static inline uint64_t notific_1_queue_cayman_notific_coal_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_COAL_CTRL_OFFSET;
 }
@@ -2458,6 +2516,8 @@ static inline uint32_t notific_1_queue_cayman_notific_coal_ctrl_coal_spare_set(u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_OFFSET 0xbcu
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_RESET_MASK 0x00000007u
 static inline uint64_t notific_1_queue_cayman_notific_wob_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_WOB_CTRL_OFFSET;
 }
@@ -2517,6 +2577,8 @@ static inline uint32_t notific_1_queue_cayman_notific_wob_ctrl_force_inorder_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_OFFSET 0xc0u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_nq_threshold_en_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_EN_OFFSET;
 }
@@ -2546,6 +2608,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_threshold_en_en_set(uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_OFFSET 0xc4u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_nq_full_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_FULL_OFFSET;
 }
@@ -2573,6 +2637,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_full_status_get(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET 0xc8u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_cayman_notific_nq_threshold_passed_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET;
 }
@@ -2598,6 +2664,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_threshold_passed_status
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_OFFSET 0xccu
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_RESET 0x00000400u
+#define NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t notific_1_queue_cayman_notific_timestamp_inc_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_CAYMAN_NOTIFIC_TIMESTAMP_INC_OFFSET;
 }
@@ -2938,6 +3006,8 @@ static inline uint32_t notific_1_queue_mariana_notific_timestamp_hi_timestamp_ge
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_OFFSET 0x8u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_sw_backpressure_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_SW_BACKPRESSURE_OFFSET;
 }
@@ -3025,6 +3095,8 @@ static inline uint32_t notific_1_queue_mariana_notific_hw_backpressure_hi_on_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_OFFSET 0x14u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_nq_enable_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_ENABLE_OFFSET;
 }
@@ -3056,6 +3128,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_enable_en_set(uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET 0x18u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_nq_sw_overflow_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_SW_OVERFLOW_OFFSET;
 }
@@ -3084,6 +3158,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_sw_overflow_ignore_ful
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_OFFSET 0x28u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_nq_uart_mode_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_UART_MODE_OFFSET;
 }
@@ -3112,6 +3188,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_uart_mode_en_set(uint3
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_OFFSET 0x2cu
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_RESET 0x00000001u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_1_queue_mariana_notific_nq_axi_id_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_AXI_ID_OFFSET;
 }
@@ -3275,6 +3353,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_pipeline_stall_count_c
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET 0x4cu
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_nq_pipeline_stall_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_PIPELINE_STALL_OFFSET;
 }
@@ -3305,6 +3385,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_pipeline_stall_clr_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET 0x50u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_mariana_notific_niq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_COUNT_OFFSET;
 }
@@ -3330,6 +3412,8 @@ static inline uint32_t notific_1_queue_mariana_notific_niq_buffer_count_count_ge
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET 0x54u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_mariana_notific_niq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_INDEX_OFFSET;
 }
@@ -3450,6 +3534,8 @@ static inline uint32_t notific_1_queue_mariana_notific_niq_buffer_3_data_get(uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_OFFSET 0x70u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_RESET_MASK 0x0000ffffu
 static inline uint64_t notific_1_queue_mariana_notific_niq_buffer_4_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NIQ_BUFFER_4_OFFSET;
 }
@@ -3477,6 +3563,8 @@ static inline uint32_t notific_1_queue_mariana_notific_niq_buffer_4_data_get(uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET 0x80u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_mariana_notific_naq_buffer_count_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_COUNT_OFFSET;
 }
@@ -3501,6 +3589,8 @@ static inline uint32_t notific_1_queue_mariana_notific_naq_buffer_count_count_ge
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET 0x84u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_RESET_MASK 0x000001ffu
 static inline uint64_t notific_1_queue_mariana_notific_naq_buffer_index_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NAQ_BUFFER_INDEX_OFFSET;
 }
@@ -3762,6 +3852,8 @@ static inline uint32_t notific_1_queue_mariana_notific_coal_timer_coal_timer_set
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_OFFSET 0xb8u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_RESET 0x00003c00u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_RESET_MASK 0x001fffffu
 static inline uint64_t notific_1_queue_mariana_notific_coal_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_COAL_CTRL_OFFSET;
 }
@@ -3866,6 +3958,8 @@ static inline uint32_t notific_1_queue_mariana_notific_coal_ctrl_coal_spare_set(
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_OFFSET 0xbcu
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_RESET_MASK 0x00000007u
 static inline uint64_t notific_1_queue_mariana_notific_wob_ctrl_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_WOB_CTRL_OFFSET;
 }
@@ -3925,6 +4019,8 @@ static inline uint32_t notific_1_queue_mariana_notific_wob_ctrl_force_inorder_se
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET 0xc0u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_nq_threshold_en_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_EN_OFFSET;
 }
@@ -3954,6 +4050,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_threshold_en_en_set(ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_FULL_OFFSET 0xc4u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_FULL_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_FULL_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_nq_full_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_FULL_OFFSET;
 }
@@ -3981,6 +4079,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_full_status_get(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET 0xc8u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET 0x00000000u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_RESET_MASK 0x00000001u
 static inline uint64_t notific_1_queue_mariana_notific_nq_threshold_passed_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_NQ_THRESHOLD_PASSED_OFFSET;
 }
@@ -4006,6 +4106,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_threshold_passed_statu
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_OFFSET 0xccu
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_RESET 0x00000400u
+#define NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t notific_1_queue_mariana_notific_timestamp_inc_addr(uint64_t base) {
     return base + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_OFFSET + NOTIFIC_1_QUEUE_MARIANA_NOTIFIC_TIMESTAMP_INC_OFFSET;
 }

@@ -66,6 +66,8 @@ static inline uint64_t tdma_model_cayman_tdma_addr(uint64_t base) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_TDMA_TDMA_EVENT_ACCEL_OFFSET 0x0u
+#define TDMA_MODEL_CAYMAN_TDMA_TDMA_EVENT_ACCEL_RESET 0x00000000u
+#define TDMA_MODEL_CAYMAN_TDMA_TDMA_EVENT_ACCEL_RESET_MASK 0x00000001u
 static inline uint64_t tdma_model_cayman_tdma_tdma_event_accel_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_TDMA_OFFSET + TDMA_MODEL_CAYMAN_TDMA_TDMA_EVENT_ACCEL_OFFSET;
 }
@@ -363,6 +365,8 @@ static inline uint32_t tdma_model_cayman_tdma_tdma_wob_cfg_en_set(uint32_t reg, 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_GROUP_OFFSET 0x100u
+#define TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_GROUP_RESET 0x0000ffffu
+#define TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_GROUP_RESET_MASK 0x0000ffffu
 static inline uint64_t tdma_model_cayman_tdma_broadcast_cfg_group_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_TDMA_OFFSET + TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_GROUP_OFFSET;
 }
@@ -392,6 +396,8 @@ static inline uint32_t tdma_model_cayman_tdma_broadcast_cfg_group_group_set(uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_LAST_NODE_OFFSET 0x104u
+#define TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_LAST_NODE_RESET 0x00000000u
+#define TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_LAST_NODE_RESET_MASK 0x0000ffffu
 static inline uint64_t tdma_model_cayman_tdma_broadcast_cfg_last_node_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_TDMA_OFFSET + TDMA_MODEL_CAYMAN_TDMA_BROADCAST_CFG_LAST_NODE_OFFSET;
 }
@@ -440,6 +446,8 @@ static inline uint64_t tdma_model_cayman_notific_cfg_per_queue_addr(uint64_t bas
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_NOTIFIC_CFG_PER_QUEUE_M2S_TRIGGER_OFFSET 0x0u
+#define TDMA_MODEL_CAYMAN_NOTIFIC_CFG_PER_QUEUE_M2S_TRIGGER_RESET 0x00000000u
+#define TDMA_MODEL_CAYMAN_NOTIFIC_CFG_PER_QUEUE_M2S_TRIGGER_RESET_MASK 0x0001ffffu
 static inline uint64_t tdma_model_cayman_notific_cfg_per_queue_m2s_trigger_addr(uint64_t base, uint64_t i) {
     return base + TDMA_MODEL_CAYMAN_NOTIFIC_CFG_PER_QUEUE_OFFSET + i * TDMA_MODEL_CAYMAN_NOTIFIC_CFG_PER_QUEUE_STRIDE + TDMA_MODEL_CAYMAN_NOTIFIC_CFG_PER_QUEUE_M2S_TRIGGER_OFFSET;
 }
@@ -766,6 +774,8 @@ static inline uint64_t tdma_model_cayman_notific_cfg_stall_addr(uint64_t base) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_NOTIFIC_CFG_TIMESTAMP_OFFSET 0x20u
+#define TDMA_MODEL_CAYMAN_NOTIFIC_CFG_TIMESTAMP_RESET 0x00000400u
+#define TDMA_MODEL_CAYMAN_NOTIFIC_CFG_TIMESTAMP_RESET_MASK 0x00ffffffu
 static inline uint64_t tdma_model_cayman_notific_cfg_timestamp_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_NOTIFIC_CFG_OFFSET + TDMA_MODEL_CAYMAN_NOTIFIC_CFG_TIMESTAMP_OFFSET;
 }
@@ -809,6 +819,8 @@ static inline uint64_t tdma_model_cayman_robert_addr(uint64_t base) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_ROBERT_TXDF_OFFSET 0x0u
+#define TDMA_MODEL_CAYMAN_ROBERT_TXDF_RESET 0x00000014u
+#define TDMA_MODEL_CAYMAN_ROBERT_TXDF_RESET_MASK 0x000003ffu
 static inline uint64_t tdma_model_cayman_robert_txdf_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_ROBERT_OFFSET + TDMA_MODEL_CAYMAN_ROBERT_TXDF_OFFSET;
 }

@@ -593,6 +593,8 @@ static inline uint64_t udma_gen_sunda_mailbox_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_SUNDA_MAILBOX_INTERRUPT_OFFSET 0x0u
+#define UDMA_GEN_SUNDA_MAILBOX_INTERRUPT_RESET 0x00000000u
+#define UDMA_GEN_SUNDA_MAILBOX_INTERRUPT_RESET_MASK 0x00000001u
 static inline uint64_t udma_gen_sunda_mailbox_interrupt_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_SUNDA_MAILBOX_OFFSET + i * UDMA_GEN_SUNDA_MAILBOX_STRIDE + UDMA_GEN_SUNDA_MAILBOX_INTERRUPT_OFFSET;
 }
@@ -706,6 +708,8 @@ static inline uint32_t udma_gen_sunda_axi_cfg_1_tout_set(uint32_t reg, uint32_t 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_SUNDA_AXI_CFG_2_OFFSET 0x4u
+#define UDMA_GEN_SUNDA_AXI_CFG_2_RESET 0x00000008u
+#define UDMA_GEN_SUNDA_AXI_CFG_2_RESET_MASK 0x0000000fu
 static inline uint64_t udma_gen_sunda_axi_cfg_2_addr(uint64_t base) {
     return base + UDMA_GEN_SUNDA_AXI_OFFSET + UDMA_GEN_SUNDA_AXI_CFG_2_OFFSET;
 }
@@ -735,6 +739,8 @@ static inline uint32_t udma_gen_sunda_axi_cfg_2_arb_promotion_set(uint32_t reg, 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_SUNDA_AXI_ENDIAN_CFG_OFFSET 0x8u
+#define UDMA_GEN_SUNDA_AXI_ENDIAN_CFG_RESET 0x00000000u
+#define UDMA_GEN_SUNDA_AXI_ENDIAN_CFG_RESET_MASK 0x0000001fu
 static inline uint64_t udma_gen_sunda_axi_endian_cfg_addr(uint64_t base) {
     return base + UDMA_GEN_SUNDA_AXI_OFFSET + UDMA_GEN_SUNDA_AXI_ENDIAN_CFG_OFFSET;
 }
@@ -1422,6 +1428,8 @@ static inline uint64_t udma_gen_sunda_axi_queue_error_status_addr(uint64_t base,
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_SUNDA_AXI_QUEUE_CFG_OFFSET 0x8u
+#define UDMA_GEN_SUNDA_AXI_QUEUE_CFG_RESET 0x00010010u
+#define UDMA_GEN_SUNDA_AXI_QUEUE_CFG_RESET_MASK 0x00030030u
 static inline uint64_t udma_gen_sunda_axi_queue_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_SUNDA_AXI_QUEUE_OFFSET + i * UDMA_GEN_SUNDA_AXI_QUEUE_STRIDE + UDMA_GEN_SUNDA_AXI_QUEUE_CFG_OFFSET;
 }
@@ -3390,6 +3398,8 @@ static inline uint64_t udma_gen_cayman_mailbox_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_CAYMAN_MAILBOX_INTERRUPT_OFFSET 0x0u
+#define UDMA_GEN_CAYMAN_MAILBOX_INTERRUPT_RESET 0x00000000u
+#define UDMA_GEN_CAYMAN_MAILBOX_INTERRUPT_RESET_MASK 0x00000001u
 static inline uint64_t udma_gen_cayman_mailbox_interrupt_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_CAYMAN_MAILBOX_OFFSET + i * UDMA_GEN_CAYMAN_MAILBOX_STRIDE + UDMA_GEN_CAYMAN_MAILBOX_INTERRUPT_OFFSET;
 }
@@ -3503,6 +3513,8 @@ static inline uint32_t udma_gen_cayman_axi_cfg_1_tout_set(uint32_t reg, uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_CAYMAN_AXI_CFG_2_OFFSET 0x4u
+#define UDMA_GEN_CAYMAN_AXI_CFG_2_RESET 0x00000008u
+#define UDMA_GEN_CAYMAN_AXI_CFG_2_RESET_MASK 0x0000000fu
 static inline uint64_t udma_gen_cayman_axi_cfg_2_addr(uint64_t base) {
     return base + UDMA_GEN_CAYMAN_AXI_OFFSET + UDMA_GEN_CAYMAN_AXI_CFG_2_OFFSET;
 }
@@ -3532,6 +3544,8 @@ static inline uint32_t udma_gen_cayman_axi_cfg_2_arb_promotion_set(uint32_t reg,
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_CAYMAN_AXI_ENDIAN_CFG_OFFSET 0x8u
+#define UDMA_GEN_CAYMAN_AXI_ENDIAN_CFG_RESET 0x00000000u
+#define UDMA_GEN_CAYMAN_AXI_ENDIAN_CFG_RESET_MASK 0x0000001fu
 static inline uint64_t udma_gen_cayman_axi_endian_cfg_addr(uint64_t base) {
     return base + UDMA_GEN_CAYMAN_AXI_OFFSET + UDMA_GEN_CAYMAN_AXI_ENDIAN_CFG_OFFSET;
 }
@@ -4220,6 +4234,8 @@ static inline uint64_t udma_gen_cayman_axi_queue_error_status_addr(uint64_t base
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_CAYMAN_AXI_QUEUE_CFG_OFFSET 0x8u
+#define UDMA_GEN_CAYMAN_AXI_QUEUE_CFG_RESET 0x00010010u
+#define UDMA_GEN_CAYMAN_AXI_QUEUE_CFG_RESET_MASK 0x00030030u
 static inline uint64_t udma_gen_cayman_axi_queue_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_CAYMAN_AXI_QUEUE_OFFSET + i * UDMA_GEN_CAYMAN_AXI_QUEUE_STRIDE + UDMA_GEN_CAYMAN_AXI_QUEUE_CFG_OFFSET;
 }
@@ -6177,6 +6193,8 @@ static inline uint64_t udma_gen_mariana_mailbox_addr(uint64_t base, uint64_t i) 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_MARIANA_MAILBOX_INTERRUPT_OFFSET 0x0u
+#define UDMA_GEN_MARIANA_MAILBOX_INTERRUPT_RESET 0x00000000u
+#define UDMA_GEN_MARIANA_MAILBOX_INTERRUPT_RESET_MASK 0x00000001u
 static inline uint64_t udma_gen_mariana_mailbox_interrupt_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_MARIANA_MAILBOX_OFFSET + i * UDMA_GEN_MARIANA_MAILBOX_STRIDE + UDMA_GEN_MARIANA_MAILBOX_INTERRUPT_OFFSET;
 }
@@ -6290,6 +6308,8 @@ static inline uint32_t udma_gen_mariana_axi_cfg_1_tout_set(uint32_t reg, uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_MARIANA_AXI_CFG_2_OFFSET 0x4u
+#define UDMA_GEN_MARIANA_AXI_CFG_2_RESET 0x00000008u
+#define UDMA_GEN_MARIANA_AXI_CFG_2_RESET_MASK 0x0000000fu
 static inline uint64_t udma_gen_mariana_axi_cfg_2_addr(uint64_t base) {
     return base + UDMA_GEN_MARIANA_AXI_OFFSET + UDMA_GEN_MARIANA_AXI_CFG_2_OFFSET;
 }
@@ -6319,6 +6339,8 @@ static inline uint32_t udma_gen_mariana_axi_cfg_2_arb_promotion_set(uint32_t reg
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_MARIANA_AXI_ENDIAN_CFG_OFFSET 0x8u
+#define UDMA_GEN_MARIANA_AXI_ENDIAN_CFG_RESET 0x00000000u
+#define UDMA_GEN_MARIANA_AXI_ENDIAN_CFG_RESET_MASK 0x0000001fu
 static inline uint64_t udma_gen_mariana_axi_endian_cfg_addr(uint64_t base) {
     return base + UDMA_GEN_MARIANA_AXI_OFFSET + UDMA_GEN_MARIANA_AXI_ENDIAN_CFG_OFFSET;
 }
@@ -7007,6 +7029,8 @@ static inline uint64_t udma_gen_mariana_axi_queue_error_status_addr(uint64_t bas
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_MARIANA_AXI_QUEUE_CFG_OFFSET 0x8u
+#define UDMA_GEN_MARIANA_AXI_QUEUE_CFG_RESET 0x00010010u
+#define UDMA_GEN_MARIANA_AXI_QUEUE_CFG_RESET_MASK 0x00030030u
 static inline uint64_t udma_gen_mariana_axi_queue_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_MARIANA_AXI_QUEUE_OFFSET + i * UDMA_GEN_MARIANA_AXI_QUEUE_STRIDE + UDMA_GEN_MARIANA_AXI_QUEUE_CFG_OFFSET;
 }

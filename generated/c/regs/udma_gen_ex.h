@@ -68,6 +68,8 @@ static inline uint64_t udma_gen_ex_sunda_vmpr_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_0_OFFSET 0x0u
+#define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_0_RESET 0x00000000u
+#define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_0_RESET_MASK 0x300000bfu
 static inline uint64_t udma_gen_ex_sunda_vmpr_cfg_vmpr_0_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_SUNDA_VMPR_OFFSET + i * UDMA_GEN_EX_SUNDA_VMPR_STRIDE + UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_0_OFFSET;
 }
@@ -258,6 +260,8 @@ static inline uint32_t udma_gen_ex_sunda_vmpr_cfg_vmpr_3_tx_q_data_vmid_set(uint
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_4_OFFSET 0x10u
+#define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_4_RESET 0x00000000u
+#define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_4_RESET_MASK 0x3fbfbfbfu
 static inline uint64_t udma_gen_ex_sunda_vmpr_cfg_vmpr_4_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_SUNDA_VMPR_OFFSET + i * UDMA_GEN_EX_SUNDA_VMPR_STRIDE + UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_4_OFFSET;
 }
@@ -494,6 +498,7 @@ static inline uint64_t udma_gen_ex_sunda_vmpr_cfg_vmpr_9_addr(uint64_t base, uin
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_10_OFFSET 0x28u
+#define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_10_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_sunda_vmpr_cfg_vmpr_10_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_SUNDA_VMPR_OFFSET + i * UDMA_GEN_EX_SUNDA_VMPR_STRIDE + UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_10_OFFSET;
 }
@@ -523,6 +528,7 @@ static inline uint32_t udma_gen_ex_sunda_vmpr_cfg_vmpr_10_rx_q_buf1_vmaddr_hi_se
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_11_OFFSET 0x2cu
+#define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_11_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_sunda_vmpr_cfg_vmpr_11_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_SUNDA_VMPR_OFFSET + i * UDMA_GEN_EX_SUNDA_VMPR_STRIDE + UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_11_OFFSET;
 }
@@ -552,6 +558,7 @@ static inline uint32_t udma_gen_ex_sunda_vmpr_cfg_vmpr_11_rx_q_buf2_vmaddr_hi_se
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_12_OFFSET 0x30u
+#define UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_12_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_sunda_vmpr_cfg_vmpr_12_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_SUNDA_VMPR_OFFSET + i * UDMA_GEN_EX_SUNDA_VMPR_STRIDE + UDMA_GEN_EX_SUNDA_VMPR_CFG_VMPR_12_OFFSET;
 }
@@ -981,6 +988,8 @@ static inline uint64_t udma_gen_ex_cayman_vmpr_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_0_OFFSET 0x0u
+#define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_0_RESET 0x00000000u
+#define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_0_RESET_MASK 0x300000bfu
 static inline uint64_t udma_gen_ex_cayman_vmpr_cfg_vmpr_0_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_CAYMAN_VMPR_OFFSET + i * UDMA_GEN_EX_CAYMAN_VMPR_STRIDE + UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_0_OFFSET;
 }
@@ -1171,6 +1180,8 @@ static inline uint32_t udma_gen_ex_cayman_vmpr_cfg_vmpr_3_tx_q_data_vmid_set(uin
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_4_OFFSET 0x10u
+#define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_4_RESET 0x00000000u
+#define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_4_RESET_MASK 0x3fbfbfbfu
 static inline uint64_t udma_gen_ex_cayman_vmpr_cfg_vmpr_4_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_CAYMAN_VMPR_OFFSET + i * UDMA_GEN_EX_CAYMAN_VMPR_STRIDE + UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_4_OFFSET;
 }
@@ -1407,6 +1418,7 @@ static inline uint64_t udma_gen_ex_cayman_vmpr_cfg_vmpr_9_addr(uint64_t base, ui
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_10_OFFSET 0x28u
+#define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_10_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_cayman_vmpr_cfg_vmpr_10_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_CAYMAN_VMPR_OFFSET + i * UDMA_GEN_EX_CAYMAN_VMPR_STRIDE + UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_10_OFFSET;
 }
@@ -1436,6 +1448,7 @@ static inline uint32_t udma_gen_ex_cayman_vmpr_cfg_vmpr_10_rx_q_buf1_vmaddr_hi_s
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_11_OFFSET 0x2cu
+#define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_11_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_cayman_vmpr_cfg_vmpr_11_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_CAYMAN_VMPR_OFFSET + i * UDMA_GEN_EX_CAYMAN_VMPR_STRIDE + UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_11_OFFSET;
 }
@@ -1465,6 +1478,7 @@ static inline uint32_t udma_gen_ex_cayman_vmpr_cfg_vmpr_11_rx_q_buf2_vmaddr_hi_s
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_12_OFFSET 0x30u
+#define UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_12_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_cayman_vmpr_cfg_vmpr_12_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_CAYMAN_VMPR_OFFSET + i * UDMA_GEN_EX_CAYMAN_VMPR_STRIDE + UDMA_GEN_EX_CAYMAN_VMPR_CFG_VMPR_12_OFFSET;
 }
@@ -1894,6 +1908,8 @@ static inline uint64_t udma_gen_ex_mariana_vmpr_addr(uint64_t base, uint64_t i) 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_0_OFFSET 0x0u
+#define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_0_RESET 0x00000000u
+#define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_0_RESET_MASK 0x300000bfu
 static inline uint64_t udma_gen_ex_mariana_vmpr_cfg_vmpr_0_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_MARIANA_VMPR_OFFSET + i * UDMA_GEN_EX_MARIANA_VMPR_STRIDE + UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_0_OFFSET;
 }
@@ -2084,6 +2100,8 @@ static inline uint32_t udma_gen_ex_mariana_vmpr_cfg_vmpr_3_tx_q_data_vmid_set(ui
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_4_OFFSET 0x10u
+#define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_4_RESET 0x00000000u
+#define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_4_RESET_MASK 0x3fbfbfbfu
 static inline uint64_t udma_gen_ex_mariana_vmpr_cfg_vmpr_4_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_MARIANA_VMPR_OFFSET + i * UDMA_GEN_EX_MARIANA_VMPR_STRIDE + UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_4_OFFSET;
 }
@@ -2320,6 +2338,7 @@ static inline uint64_t udma_gen_ex_mariana_vmpr_cfg_vmpr_9_addr(uint64_t base, u
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_10_OFFSET 0x28u
+#define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_10_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_mariana_vmpr_cfg_vmpr_10_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_MARIANA_VMPR_OFFSET + i * UDMA_GEN_EX_MARIANA_VMPR_STRIDE + UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_10_OFFSET;
 }
@@ -2349,6 +2368,7 @@ static inline uint32_t udma_gen_ex_mariana_vmpr_cfg_vmpr_10_rx_q_buf1_vmaddr_hi_
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_11_OFFSET 0x2cu
+#define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_11_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_mariana_vmpr_cfg_vmpr_11_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_MARIANA_VMPR_OFFSET + i * UDMA_GEN_EX_MARIANA_VMPR_STRIDE + UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_11_OFFSET;
 }
@@ -2378,6 +2398,7 @@ static inline uint32_t udma_gen_ex_mariana_vmpr_cfg_vmpr_11_rx_q_buf2_vmaddr_hi_
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_12_OFFSET 0x30u
+#define UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_12_RESET 0x00000000u
 static inline uint64_t udma_gen_ex_mariana_vmpr_cfg_vmpr_12_addr(uint64_t base, uint64_t i) {
     return base + UDMA_GEN_EX_MARIANA_VMPR_OFFSET + i * UDMA_GEN_EX_MARIANA_VMPR_STRIDE + UDMA_GEN_EX_MARIANA_VMPR_CFG_VMPR_12_OFFSET;
 }

@@ -299,6 +299,8 @@ static inline uint64_t udma_m2s_cayman_axi_m2s_ostand_cfg_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_AXI_M2S_ENHANCED_OSTAND_CFG_OFFSET 0x28u
+#define UDMA_M2S_CAYMAN_AXI_M2S_ENHANCED_OSTAND_CFG_RESET 0x0000011fu
+#define UDMA_M2S_CAYMAN_AXI_M2S_ENHANCED_OSTAND_CFG_RESET_MASK 0x000003ffu
 static inline uint64_t udma_m2s_cayman_axi_m2s_enhanced_ostand_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_AXI_M2S_OFFSET + UDMA_M2S_CAYMAN_AXI_M2S_ENHANCED_OSTAND_CFG_OFFSET;
 }
@@ -466,6 +468,7 @@ static inline uint32_t udma_m2s_cayman_m2s_change_state_abort_set(uint32_t reg, 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_ERR_LOG_MASK_OFFSET 0xcu
+#define UDMA_M2S_CAYMAN_M2S_ERR_LOG_MASK_RESET 0x00000000u
 static inline uint64_t udma_m2s_cayman_m2s_err_log_mask_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_OFFSET + UDMA_M2S_CAYMAN_M2S_ERR_LOG_MASK_OFFSET;
 }
@@ -1062,6 +1065,8 @@ static inline uint64_t udma_m2s_cayman_m2s_fifo_en_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_CFG_LEN_OFFSET 0x54u
+#define UDMA_M2S_CAYMAN_M2S_CFG_LEN_RESET 0x01010000u
+#define UDMA_M2S_CAYMAN_M2S_CFG_LEN_RESET_MASK 0x010fffffu
 static inline uint64_t udma_m2s_cayman_m2s_cfg_len_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_OFFSET + UDMA_M2S_CAYMAN_M2S_CFG_LEN_OFFSET;
 }
@@ -1110,6 +1115,8 @@ static inline uint32_t udma_m2s_cayman_m2s_cfg_len_encode_64k_set(uint32_t reg, 
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_STREAM_CFG_OFFSET 0x58u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_CFG_RESET 0x00000100u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_CFG_RESET_MASK 0x0007ff00u
 static inline uint64_t udma_m2s_cayman_m2s_stream_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_OFFSET + UDMA_M2S_CAYMAN_M2S_STREAM_CFG_OFFSET;
 }
@@ -1241,6 +1248,8 @@ static inline uint64_t udma_m2s_cayman_m2s_rd_desc_pref_cfg_1_addr(uint64_t base
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_2_OFFSET 0x4u
+#define UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_2_RESET 0x00010040u
+#define UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_2_RESET_MASK 0x00010fffu
 static inline uint64_t udma_m2s_cayman_m2s_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_RD_OFFSET + UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_2_OFFSET;
 }
@@ -1289,6 +1298,8 @@ static inline uint32_t udma_m2s_cayman_m2s_rd_desc_pref_cfg_2_pref_force_rr_set(
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_3_OFFSET 0x8u
+#define UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_3_RESET 0x00001041u
+#define UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_m2s_cayman_m2s_rd_desc_pref_cfg_3_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_RD_OFFSET + UDMA_M2S_CAYMAN_M2S_RD_DESC_PREF_CFG_3_OFFSET;
 }
@@ -1354,6 +1365,8 @@ static inline uint32_t udma_m2s_cayman_m2s_rd_desc_pref_cfg_3_pref_thr_set(uint3
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_RD_DATA_CFG_OFFSET 0x10u
+#define UDMA_M2S_CAYMAN_M2S_RD_DATA_CFG_RESET 0x010008f8u
+#define UDMA_M2S_CAYMAN_M2S_RD_DATA_CFG_RESET_MASK 0x0fff0fffu
 static inline uint64_t udma_m2s_cayman_m2s_rd_data_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_RD_OFFSET + UDMA_M2S_CAYMAN_M2S_RD_DATA_CFG_OFFSET;
 }
@@ -1492,6 +1505,8 @@ static inline uint64_t udma_m2s_cayman_m2s_comp_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_COMP_CFG_APPLICATION_ACK_OFFSET 0x8u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_APPLICATION_ACK_RESET 0x000186a0u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_APPLICATION_ACK_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_cayman_m2s_comp_cfg_application_ack_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_COMP_OFFSET + UDMA_M2S_CAYMAN_M2S_COMP_CFG_APPLICATION_ACK_OFFSET;
 }
@@ -1600,6 +1615,8 @@ static inline uint64_t udma_m2s_cayman_m2s_q_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_DESC_PREF_CFG_OFFSET 0x0u
+#define UDMA_M2S_CAYMAN_M2S_Q_DESC_PREF_CFG_RESET 0x00000080u
+#define UDMA_M2S_CAYMAN_M2S_Q_DESC_PREF_CFG_RESET_MASK 0x00000fffu
 static inline uint64_t udma_m2s_cayman_m2s_q_desc_pref_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_DESC_PREF_CFG_OFFSET;
 }
@@ -1860,6 +1877,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_status_q_full_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TDRBP_LOW_OFFSET 0x28u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRBP_LOW_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRBP_LOW_RESET_MASK 0xffffffc0u
 static inline uint64_t udma_m2s_cayman_m2s_q_tdrbp_low_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TDRBP_LOW_OFFSET;
 }
@@ -1915,6 +1934,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tdrbp_high_addr_set(uint32_t reg, u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TDRL_OFFSET 0x30u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRL_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRL_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_cayman_m2s_q_tdrl_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TDRL_OFFSET;
 }
@@ -1989,6 +2010,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tdrhp_descriptor_offset_get(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TDRTP_INC_OFFSET 0x38u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRTP_INC_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_cayman_m2s_q_tdrtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TDRTP_INC_OFFSET;
 }
@@ -2018,6 +2041,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tdrtp_inc_val_set(uint32_t reg, uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TDRTP_OFFSET 0x3cu
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRTP_RESET 0x40000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_cayman_m2s_q_tdrtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TDRTP_OFFSET;
 }
@@ -2058,6 +2083,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tdrtp_descriptor_offset_get(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TDCP_OFFSET 0x40u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDCP_RESET 0x40000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDCP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_cayman_m2s_q_tdcp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TDCP_OFFSET;
 }
@@ -2152,6 +2179,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tcrbp_high_addr_set(uint32_t reg, u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TCRHP_OFFSET 0x4cu
+#define UDMA_M2S_CAYMAN_M2S_Q_TCRHP_RESET 0x40000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TCRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_cayman_m2s_q_tcrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TCRHP_OFFSET;
 }
@@ -2326,6 +2355,8 @@ static inline uint64_t udma_m2s_cayman_m2s_q_rate_limit_sw_ctrl_addr(uint64_t ba
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_MASK_OFFSET 0x74u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_MASK_RESET 0x00000004u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_MASK_RESET_MASK 0x00000004u
 static inline uint64_t udma_m2s_cayman_m2s_q_rate_limit_mask_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_MASK_OFFSET;
 }
@@ -2466,6 +2497,8 @@ static inline uint64_t udma_m2s_cayman_m2s_q_dwrr_sw_ctrl_addr(uint64_t base, ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_COMP_CFG_OFFSET 0xa0u
+#define UDMA_M2S_CAYMAN_M2S_Q_COMP_CFG_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_COMP_CFG_RESET_MASK 0x00000001u
 static inline uint64_t udma_m2s_cayman_m2s_q_comp_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_COMP_CFG_OFFSET;
 }
@@ -2614,6 +2647,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_q_tx_pkt_cnt_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_READ_DATA_SNP_OFFSET 0xd0u
+#define UDMA_M2S_CAYMAN_M2S_Q_READ_DATA_SNP_RESET 0x00000002u
+#define UDMA_M2S_CAYMAN_M2S_Q_READ_DATA_SNP_RESET_MASK 0x00000002u
 static inline uint64_t udma_m2s_cayman_m2s_q_read_data_snp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_READ_DATA_SNP_OFFSET;
 }
@@ -2660,6 +2695,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_read_data_snp_snoop_val_set(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_INC_OFFSET 0xe0u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_INC_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_cayman_m2s_q_tdrdtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_INC_OFFSET;
 }
@@ -2686,6 +2723,8 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tdrdtp_inc_val_set(uint32_t reg, ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_OFFSET 0xe4u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_RESET 0x40000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_cayman_m2s_q_tdrdtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_TDRDTP_OFFSET;
 }
@@ -2965,6 +3004,8 @@ static inline uint64_t udma_m2s_mariana_axi_m2s_ostand_cfg_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_AXI_M2S_ENHANCED_OSTAND_CFG_OFFSET 0x28u
+#define UDMA_M2S_MARIANA_AXI_M2S_ENHANCED_OSTAND_CFG_RESET 0x0000011fu
+#define UDMA_M2S_MARIANA_AXI_M2S_ENHANCED_OSTAND_CFG_RESET_MASK 0x000003ffu
 static inline uint64_t udma_m2s_mariana_axi_m2s_enhanced_ostand_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_AXI_M2S_OFFSET + UDMA_M2S_MARIANA_AXI_M2S_ENHANCED_OSTAND_CFG_OFFSET;
 }
@@ -3132,6 +3173,7 @@ static inline uint32_t udma_m2s_mariana_m2s_change_state_abort_set(uint32_t reg,
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_ERR_LOG_MASK_OFFSET 0xcu
+#define UDMA_M2S_MARIANA_M2S_ERR_LOG_MASK_RESET 0x00000000u
 static inline uint64_t udma_m2s_mariana_m2s_err_log_mask_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_OFFSET + UDMA_M2S_MARIANA_M2S_ERR_LOG_MASK_OFFSET;
 }
@@ -3728,6 +3770,8 @@ static inline uint64_t udma_m2s_mariana_m2s_fifo_en_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_CFG_LEN_OFFSET 0x54u
+#define UDMA_M2S_MARIANA_M2S_CFG_LEN_RESET 0x01010000u
+#define UDMA_M2S_MARIANA_M2S_CFG_LEN_RESET_MASK 0x010fffffu
 static inline uint64_t udma_m2s_mariana_m2s_cfg_len_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_OFFSET + UDMA_M2S_MARIANA_M2S_CFG_LEN_OFFSET;
 }
@@ -3776,6 +3820,8 @@ static inline uint32_t udma_m2s_mariana_m2s_cfg_len_encode_64k_set(uint32_t reg,
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_STREAM_CFG_OFFSET 0x58u
+#define UDMA_M2S_MARIANA_M2S_STREAM_CFG_RESET 0x00000100u
+#define UDMA_M2S_MARIANA_M2S_STREAM_CFG_RESET_MASK 0x0007ff00u
 static inline uint64_t udma_m2s_mariana_m2s_stream_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_OFFSET + UDMA_M2S_MARIANA_M2S_STREAM_CFG_OFFSET;
 }
@@ -3907,6 +3953,8 @@ static inline uint64_t udma_m2s_mariana_m2s_rd_desc_pref_cfg_1_addr(uint64_t bas
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_2_OFFSET 0x4u
+#define UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_2_RESET 0x00010040u
+#define UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_2_RESET_MASK 0x00010fffu
 static inline uint64_t udma_m2s_mariana_m2s_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_RD_OFFSET + UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_2_OFFSET;
 }
@@ -3955,6 +4003,8 @@ static inline uint32_t udma_m2s_mariana_m2s_rd_desc_pref_cfg_2_pref_force_rr_set
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_3_OFFSET 0x8u
+#define UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_3_RESET 0x00001041u
+#define UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_m2s_mariana_m2s_rd_desc_pref_cfg_3_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_RD_OFFSET + UDMA_M2S_MARIANA_M2S_RD_DESC_PREF_CFG_3_OFFSET;
 }
@@ -4020,6 +4070,8 @@ static inline uint32_t udma_m2s_mariana_m2s_rd_desc_pref_cfg_3_pref_thr_set(uint
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_RD_DATA_CFG_OFFSET 0x10u
+#define UDMA_M2S_MARIANA_M2S_RD_DATA_CFG_RESET 0x010008f8u
+#define UDMA_M2S_MARIANA_M2S_RD_DATA_CFG_RESET_MASK 0x0fff0fffu
 static inline uint64_t udma_m2s_mariana_m2s_rd_data_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_RD_OFFSET + UDMA_M2S_MARIANA_M2S_RD_DATA_CFG_OFFSET;
 }
@@ -4158,6 +4210,8 @@ static inline uint64_t udma_m2s_mariana_m2s_comp_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_COMP_CFG_APPLICATION_ACK_OFFSET 0x8u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_APPLICATION_ACK_RESET 0x000186a0u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_APPLICATION_ACK_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_mariana_m2s_comp_cfg_application_ack_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_COMP_OFFSET + UDMA_M2S_MARIANA_M2S_COMP_CFG_APPLICATION_ACK_OFFSET;
 }
@@ -4266,6 +4320,8 @@ static inline uint64_t udma_m2s_mariana_m2s_q_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_DESC_PREF_CFG_OFFSET 0x0u
+#define UDMA_M2S_MARIANA_M2S_Q_DESC_PREF_CFG_RESET 0x00000080u
+#define UDMA_M2S_MARIANA_M2S_Q_DESC_PREF_CFG_RESET_MASK 0x00000fffu
 static inline uint64_t udma_m2s_mariana_m2s_q_desc_pref_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_DESC_PREF_CFG_OFFSET;
 }
@@ -4526,6 +4582,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_status_q_full_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TDRBP_LOW_OFFSET 0x28u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRBP_LOW_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRBP_LOW_RESET_MASK 0xffffffc0u
 static inline uint64_t udma_m2s_mariana_m2s_q_tdrbp_low_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TDRBP_LOW_OFFSET;
 }
@@ -4581,6 +4639,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tdrbp_high_addr_set(uint32_t reg, 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TDRL_OFFSET 0x30u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRL_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRL_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_mariana_m2s_q_tdrl_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TDRL_OFFSET;
 }
@@ -4655,6 +4715,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tdrhp_descriptor_offset_get(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TDRTP_INC_OFFSET 0x38u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRTP_INC_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_mariana_m2s_q_tdrtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TDRTP_INC_OFFSET;
 }
@@ -4684,6 +4746,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tdrtp_inc_val_set(uint32_t reg, ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TDRTP_OFFSET 0x3cu
+#define UDMA_M2S_MARIANA_M2S_Q_TDRTP_RESET 0x40000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_mariana_m2s_q_tdrtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TDRTP_OFFSET;
 }
@@ -4724,6 +4788,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tdrtp_descriptor_offset_get(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TDCP_OFFSET 0x40u
+#define UDMA_M2S_MARIANA_M2S_Q_TDCP_RESET 0x40000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TDCP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_mariana_m2s_q_tdcp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TDCP_OFFSET;
 }
@@ -4818,6 +4884,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tcrbp_high_addr_set(uint32_t reg, 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TCRHP_OFFSET 0x4cu
+#define UDMA_M2S_MARIANA_M2S_Q_TCRHP_RESET 0x40000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TCRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_mariana_m2s_q_tcrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TCRHP_OFFSET;
 }
@@ -4992,6 +5060,8 @@ static inline uint64_t udma_m2s_mariana_m2s_q_rate_limit_sw_ctrl_addr(uint64_t b
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_MASK_OFFSET 0x74u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_MASK_RESET 0x00000004u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_MASK_RESET_MASK 0x00000004u
 static inline uint64_t udma_m2s_mariana_m2s_q_rate_limit_mask_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_MASK_OFFSET;
 }
@@ -5132,6 +5202,8 @@ static inline uint64_t udma_m2s_mariana_m2s_q_dwrr_sw_ctrl_addr(uint64_t base, u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_COMP_CFG_OFFSET 0xa0u
+#define UDMA_M2S_MARIANA_M2S_Q_COMP_CFG_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_M2S_Q_COMP_CFG_RESET_MASK 0x00000001u
 static inline uint64_t udma_m2s_mariana_m2s_q_comp_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_COMP_CFG_OFFSET;
 }
@@ -5280,6 +5352,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_q_tx_pkt_cnt_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_READ_DATA_SNP_OFFSET 0xd0u
+#define UDMA_M2S_MARIANA_M2S_Q_READ_DATA_SNP_RESET 0x00000002u
+#define UDMA_M2S_MARIANA_M2S_Q_READ_DATA_SNP_RESET_MASK 0x00000002u
 static inline uint64_t udma_m2s_mariana_m2s_q_read_data_snp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_READ_DATA_SNP_OFFSET;
 }
@@ -5326,6 +5400,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_read_data_snp_snoop_val_set(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TDRDTP_INC_OFFSET 0xe0u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRDTP_INC_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRDTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_mariana_m2s_q_tdrdtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TDRDTP_INC_OFFSET;
 }
@@ -5352,6 +5428,8 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tdrdtp_inc_val_set(uint32_t reg, u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_TDRDTP_OFFSET 0xe4u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRDTP_RESET 0x40000000u
+#define UDMA_M2S_MARIANA_M2S_Q_TDRDTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_m2s_mariana_m2s_q_tdrdtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_TDRDTP_OFFSET;
 }
@@ -6078,6 +6156,8 @@ static inline uint64_t udma_m2s_maverick_m2s_q_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MAVERICK_M2S_Q_DESC_PREF_CFG_OFFSET 0x0u
+#define UDMA_M2S_MAVERICK_M2S_Q_DESC_PREF_CFG_RESET 0x00000080u
+#define UDMA_M2S_MAVERICK_M2S_Q_DESC_PREF_CFG_RESET_MASK 0x00000fffu
 static inline uint64_t udma_m2s_maverick_m2s_q_desc_pref_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MAVERICK_M2S_Q_OFFSET + i * UDMA_M2S_MAVERICK_M2S_Q_STRIDE + UDMA_M2S_MAVERICK_M2S_Q_DESC_PREF_CFG_OFFSET;
 }
@@ -6476,6 +6556,8 @@ static inline uint32_t udma_m2s_maverick_m2s_q_status_q_full_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MAVERICK_M2S_Q_TDRBP_LOW_OFFSET 0x28u
+#define UDMA_M2S_MAVERICK_M2S_Q_TDRBP_LOW_RESET 0x00000040u
+#define UDMA_M2S_MAVERICK_M2S_Q_TDRBP_LOW_RESET_MASK 0xffffffc0u
 static inline uint64_t udma_m2s_maverick_m2s_q_tdrbp_low_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MAVERICK_M2S_Q_OFFSET + i * UDMA_M2S_MAVERICK_M2S_Q_STRIDE + UDMA_M2S_MAVERICK_M2S_Q_TDRBP_LOW_OFFSET;
 }
@@ -6568,6 +6650,8 @@ static inline uint64_t udma_m2s_maverick_m2s_q_tdrhp_addr(uint64_t base, uint64_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MAVERICK_M2S_Q_TDRTP_INC_OFFSET 0x38u
+#define UDMA_M2S_MAVERICK_M2S_Q_TDRTP_INC_RESET 0x00000000u
+#define UDMA_M2S_MAVERICK_M2S_Q_TDRTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_m2s_maverick_m2s_q_tdrtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MAVERICK_M2S_Q_OFFSET + i * UDMA_M2S_MAVERICK_M2S_Q_STRIDE + UDMA_M2S_MAVERICK_M2S_Q_TDRTP_INC_OFFSET;
 }
@@ -6898,6 +6982,8 @@ static inline uint64_t udma_m2s_maverick_m2s_q_dwrr_sw_ctrl_addr(uint64_t base, 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MAVERICK_M2S_Q_COMP_CFG_OFFSET 0xa0u
+#define UDMA_M2S_MAVERICK_M2S_Q_COMP_CFG_RESET 0x00000000u
+#define UDMA_M2S_MAVERICK_M2S_Q_COMP_CFG_RESET_MASK 0x00000001u
 static inline uint64_t udma_m2s_maverick_m2s_q_comp_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MAVERICK_M2S_Q_OFFSET + i * UDMA_M2S_MAVERICK_M2S_Q_STRIDE + UDMA_M2S_MAVERICK_M2S_Q_COMP_CFG_OFFSET;
 }

@@ -627,6 +627,8 @@ static inline uint32_t udma_s2m_sunda_s2m_axi_data_fifo_status_full_get(uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_UNACK_FIFO_STATUS_OFFSET 0x34u
+#define UDMA_S2M_SUNDA_S2M_UNACK_FIFO_STATUS_RESET 0x01000000u
+#define UDMA_S2M_SUNDA_S2M_UNACK_FIFO_STATUS_RESET_MASK 0x01000000u
 static inline uint64_t udma_s2m_sunda_s2m_unack_fifo_status_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_OFFSET + UDMA_S2M_SUNDA_S2M_UNACK_FIFO_STATUS_OFFSET;
 }
@@ -845,6 +847,8 @@ static inline uint32_t udma_s2m_sunda_s2m_stream_cfg_stop_prefetch_set(uint32_t 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_PREF_QUEUE_EN_OFFSET 0x54u
+#define UDMA_S2M_SUNDA_S2M_PREF_QUEUE_EN_RESET 0x0000ffffu
+#define UDMA_S2M_SUNDA_S2M_PREF_QUEUE_EN_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_s2m_sunda_s2m_pref_queue_en_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_OFFSET + UDMA_S2M_SUNDA_S2M_PREF_QUEUE_EN_OFFSET;
 }
@@ -974,6 +978,8 @@ static inline uint64_t udma_s2m_sunda_s2m_wr_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_SUNDA_S2M_WR_DATA_CFG_1_OFFSET 0x0u
+#define UDMA_S2M_SUNDA_S2M_WR_DATA_CFG_1_RESET 0x00200040u
+#define UDMA_S2M_SUNDA_S2M_WR_DATA_CFG_1_RESET_MASK 0x00ff03ffu
 static inline uint64_t udma_s2m_sunda_s2m_wr_data_cfg_1_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_WR_OFFSET + UDMA_S2M_SUNDA_S2M_WR_DATA_CFG_1_OFFSET;
 }
@@ -1262,6 +1268,8 @@ static inline uint32_t udma_s2m_sunda_s2m_comp_cfg_1c_q_free_min_set(uint32_t re
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_SUNDA_S2M_COMP_CFG_2C_OFFSET 0x4u
+#define UDMA_S2M_SUNDA_S2M_COMP_CFG_2C_RESET 0x00800080u
+#define UDMA_S2M_SUNDA_S2M_COMP_CFG_2C_RESET_MASK 0x0fff0fffu
 static inline uint64_t udma_s2m_sunda_s2m_comp_cfg_2c_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_COMP_OFFSET + UDMA_S2M_SUNDA_S2M_COMP_CFG_2C_OFFSET;
 }
@@ -1504,6 +1512,8 @@ static inline uint64_t udma_s2m_sunda_s2m_q_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_DESC_PREF_CFG_OFFSET 0x0u
+#define UDMA_S2M_SUNDA_S2M_Q_DESC_PREF_CFG_RESET 0x00000080u
+#define UDMA_S2M_SUNDA_S2M_Q_DESC_PREF_CFG_RESET_MASK 0x00000fffu
 static inline uint64_t udma_s2m_sunda_s2m_q_desc_pref_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_DESC_PREF_CFG_OFFSET;
 }
@@ -1774,6 +1784,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_status_q_full_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_RDRBP_LOW_OFFSET 0x28u
+#define UDMA_S2M_SUNDA_S2M_Q_RDRBP_LOW_RESET 0x00000040u
+#define UDMA_S2M_SUNDA_S2M_Q_RDRBP_LOW_RESET_MASK 0xffffffc0u
 static inline uint64_t udma_s2m_sunda_s2m_q_rdrbp_low_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_RDRBP_LOW_OFFSET;
 }
@@ -1855,6 +1867,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_rdrl_descriptor_offset_set(uint32_t 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_RDRHP_OFFSET 0x34u
+#define UDMA_S2M_SUNDA_S2M_Q_RDRHP_RESET 0x40000000u
+#define UDMA_S2M_SUNDA_S2M_Q_RDRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_sunda_s2m_q_rdrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_RDRHP_OFFSET;
 }
@@ -1894,6 +1908,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_rdrhp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_RDRTP_INC_OFFSET 0x38u
+#define UDMA_S2M_SUNDA_S2M_Q_RDRTP_INC_RESET 0x00000000u
+#define UDMA_S2M_SUNDA_S2M_Q_RDRTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_s2m_sunda_s2m_q_rdrtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_RDRTP_INC_OFFSET;
 }
@@ -1919,6 +1935,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_rdrtp_inc_val_set(uint32_t reg, uint
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_RDRTP_OFFSET 0x3cu
+#define UDMA_S2M_SUNDA_S2M_Q_RDRTP_RESET 0x40000000u
+#define UDMA_S2M_SUNDA_S2M_Q_RDRTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_sunda_s2m_q_rdrtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_RDRTP_OFFSET;
 }
@@ -1956,6 +1974,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_rdrtp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_RDCP_OFFSET 0x40u
+#define UDMA_S2M_SUNDA_S2M_Q_RDCP_RESET 0x40000000u
+#define UDMA_S2M_SUNDA_S2M_Q_RDCP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_sunda_s2m_q_rdcp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_RDCP_OFFSET;
 }
@@ -2046,6 +2066,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_rcrbp_high_addr_set(uint32_t reg, ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_RCRHP_OFFSET 0x4cu
+#define UDMA_S2M_SUNDA_S2M_Q_RCRHP_RESET 0x40000000u
+#define UDMA_S2M_SUNDA_S2M_Q_RCRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_sunda_s2m_q_rcrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_RCRHP_OFFSET;
 }
@@ -2082,6 +2104,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_rcrhp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_RCRHP_INTERNAL_OFFSET 0x50u
+#define UDMA_S2M_SUNDA_S2M_Q_RCRHP_INTERNAL_RESET 0x40000000u
+#define UDMA_S2M_SUNDA_S2M_Q_RCRHP_INTERNAL_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_sunda_s2m_q_rcrhp_internal_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_RCRHP_INTERNAL_OFFSET;
 }
@@ -2123,6 +2147,8 @@ static inline uint32_t udma_s2m_sunda_s2m_q_rcrhp_internal_ring_id_get(uint32_t 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_COMP_CFG_OFFSET 0x54u
+#define UDMA_S2M_SUNDA_S2M_Q_COMP_CFG_RESET 0x0000000fu
+#define UDMA_S2M_SUNDA_S2M_Q_COMP_CFG_RESET_MASK 0x0000000fu
 static inline uint64_t udma_s2m_sunda_s2m_q_comp_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_COMP_CFG_OFFSET;
 }
@@ -3007,6 +3033,8 @@ static inline uint32_t udma_s2m_cayman_s2m_axi_data_fifo_status_full_get(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_UNACK_FIFO_STATUS_OFFSET 0x34u
+#define UDMA_S2M_CAYMAN_S2M_UNACK_FIFO_STATUS_RESET 0x01000000u
+#define UDMA_S2M_CAYMAN_S2M_UNACK_FIFO_STATUS_RESET_MASK 0x01000000u
 static inline uint64_t udma_s2m_cayman_s2m_unack_fifo_status_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_OFFSET + UDMA_S2M_CAYMAN_S2M_UNACK_FIFO_STATUS_OFFSET;
 }
@@ -3225,6 +3253,8 @@ static inline uint32_t udma_s2m_cayman_s2m_stream_cfg_stop_prefetch_set(uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_PREF_QUEUE_EN_OFFSET 0x54u
+#define UDMA_S2M_CAYMAN_S2M_PREF_QUEUE_EN_RESET 0x0000ffffu
+#define UDMA_S2M_CAYMAN_S2M_PREF_QUEUE_EN_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_s2m_cayman_s2m_pref_queue_en_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_OFFSET + UDMA_S2M_CAYMAN_S2M_PREF_QUEUE_EN_OFFSET;
 }
@@ -3354,6 +3384,8 @@ static inline uint64_t udma_s2m_cayman_s2m_wr_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_CAYMAN_S2M_WR_DATA_CFG_1_OFFSET 0x0u
+#define UDMA_S2M_CAYMAN_S2M_WR_DATA_CFG_1_RESET 0x00200040u
+#define UDMA_S2M_CAYMAN_S2M_WR_DATA_CFG_1_RESET_MASK 0x00ff03ffu
 static inline uint64_t udma_s2m_cayman_s2m_wr_data_cfg_1_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_WR_OFFSET + UDMA_S2M_CAYMAN_S2M_WR_DATA_CFG_1_OFFSET;
 }
@@ -3642,6 +3674,8 @@ static inline uint32_t udma_s2m_cayman_s2m_comp_cfg_1c_q_free_min_set(uint32_t r
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_CAYMAN_S2M_COMP_CFG_2C_OFFSET 0x4u
+#define UDMA_S2M_CAYMAN_S2M_COMP_CFG_2C_RESET 0x00800080u
+#define UDMA_S2M_CAYMAN_S2M_COMP_CFG_2C_RESET_MASK 0x0fff0fffu
 static inline uint64_t udma_s2m_cayman_s2m_comp_cfg_2c_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_COMP_OFFSET + UDMA_S2M_CAYMAN_S2M_COMP_CFG_2C_OFFSET;
 }
@@ -3884,6 +3918,8 @@ static inline uint64_t udma_s2m_cayman_s2m_q_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_DESC_PREF_CFG_OFFSET 0x0u
+#define UDMA_S2M_CAYMAN_S2M_Q_DESC_PREF_CFG_RESET 0x00000080u
+#define UDMA_S2M_CAYMAN_S2M_Q_DESC_PREF_CFG_RESET_MASK 0x00000fffu
 static inline uint64_t udma_s2m_cayman_s2m_q_desc_pref_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_DESC_PREF_CFG_OFFSET;
 }
@@ -4154,6 +4190,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_status_q_full_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_RDRBP_LOW_OFFSET 0x28u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRBP_LOW_RESET 0x00000040u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRBP_LOW_RESET_MASK 0xffffffc0u
 static inline uint64_t udma_s2m_cayman_s2m_q_rdrbp_low_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_RDRBP_LOW_OFFSET;
 }
@@ -4235,6 +4273,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_rdrl_descriptor_offset_set(uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_RDRHP_OFFSET 0x34u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRHP_RESET 0x40000000u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_cayman_s2m_q_rdrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_RDRHP_OFFSET;
 }
@@ -4274,6 +4314,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_rdrhp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_RDRTP_INC_OFFSET 0x38u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRTP_INC_RESET 0x00000000u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_s2m_cayman_s2m_q_rdrtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_RDRTP_INC_OFFSET;
 }
@@ -4299,6 +4341,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_rdrtp_inc_val_set(uint32_t reg, uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_RDRTP_OFFSET 0x3cu
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRTP_RESET 0x40000000u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDRTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_cayman_s2m_q_rdrtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_RDRTP_OFFSET;
 }
@@ -4336,6 +4380,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_rdrtp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_RDCP_OFFSET 0x40u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDCP_RESET 0x40000000u
+#define UDMA_S2M_CAYMAN_S2M_Q_RDCP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_cayman_s2m_q_rdcp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_RDCP_OFFSET;
 }
@@ -4426,6 +4472,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_rcrbp_high_addr_set(uint32_t reg, u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_RCRHP_OFFSET 0x4cu
+#define UDMA_S2M_CAYMAN_S2M_Q_RCRHP_RESET 0x40000000u
+#define UDMA_S2M_CAYMAN_S2M_Q_RCRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_cayman_s2m_q_rcrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_RCRHP_OFFSET;
 }
@@ -4462,6 +4510,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_rcrhp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_RCRHP_INTERNAL_OFFSET 0x50u
+#define UDMA_S2M_CAYMAN_S2M_Q_RCRHP_INTERNAL_RESET 0x40000000u
+#define UDMA_S2M_CAYMAN_S2M_Q_RCRHP_INTERNAL_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_cayman_s2m_q_rcrhp_internal_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_RCRHP_INTERNAL_OFFSET;
 }
@@ -4503,6 +4553,8 @@ static inline uint32_t udma_s2m_cayman_s2m_q_rcrhp_internal_ring_id_get(uint32_t
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_COMP_CFG_OFFSET 0x54u
+#define UDMA_S2M_CAYMAN_S2M_Q_COMP_CFG_RESET 0x0000000fu
+#define UDMA_S2M_CAYMAN_S2M_Q_COMP_CFG_RESET_MASK 0x0000000fu
 static inline uint64_t udma_s2m_cayman_s2m_q_comp_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_COMP_CFG_OFFSET;
 }
@@ -5387,6 +5439,8 @@ static inline uint32_t udma_s2m_mariana_s2m_axi_data_fifo_status_full_get(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_UNACK_FIFO_STATUS_OFFSET 0x34u
+#define UDMA_S2M_MARIANA_S2M_UNACK_FIFO_STATUS_RESET 0x01000000u
+#define UDMA_S2M_MARIANA_S2M_UNACK_FIFO_STATUS_RESET_MASK 0x01000000u
 static inline uint64_t udma_s2m_mariana_s2m_unack_fifo_status_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_OFFSET + UDMA_S2M_MARIANA_S2M_UNACK_FIFO_STATUS_OFFSET;
 }
@@ -5605,6 +5659,8 @@ static inline uint32_t udma_s2m_mariana_s2m_stream_cfg_stop_prefetch_set(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_PREF_QUEUE_EN_OFFSET 0x54u
+#define UDMA_S2M_MARIANA_S2M_PREF_QUEUE_EN_RESET 0x0000ffffu
+#define UDMA_S2M_MARIANA_S2M_PREF_QUEUE_EN_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_s2m_mariana_s2m_pref_queue_en_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_OFFSET + UDMA_S2M_MARIANA_S2M_PREF_QUEUE_EN_OFFSET;
 }
@@ -5734,6 +5790,8 @@ static inline uint64_t udma_s2m_mariana_s2m_wr_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_MARIANA_S2M_WR_DATA_CFG_1_OFFSET 0x0u
+#define UDMA_S2M_MARIANA_S2M_WR_DATA_CFG_1_RESET 0x00200040u
+#define UDMA_S2M_MARIANA_S2M_WR_DATA_CFG_1_RESET_MASK 0x00ff03ffu
 static inline uint64_t udma_s2m_mariana_s2m_wr_data_cfg_1_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_WR_OFFSET + UDMA_S2M_MARIANA_S2M_WR_DATA_CFG_1_OFFSET;
 }
@@ -6022,6 +6080,8 @@ static inline uint32_t udma_s2m_mariana_s2m_comp_cfg_1c_q_free_min_set(uint32_t 
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_MARIANA_S2M_COMP_CFG_2C_OFFSET 0x4u
+#define UDMA_S2M_MARIANA_S2M_COMP_CFG_2C_RESET 0x00800080u
+#define UDMA_S2M_MARIANA_S2M_COMP_CFG_2C_RESET_MASK 0x0fff0fffu
 static inline uint64_t udma_s2m_mariana_s2m_comp_cfg_2c_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_COMP_OFFSET + UDMA_S2M_MARIANA_S2M_COMP_CFG_2C_OFFSET;
 }
@@ -6264,6 +6324,8 @@ static inline uint64_t udma_s2m_mariana_s2m_q_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_DESC_PREF_CFG_OFFSET 0x0u
+#define UDMA_S2M_MARIANA_S2M_Q_DESC_PREF_CFG_RESET 0x00000080u
+#define UDMA_S2M_MARIANA_S2M_Q_DESC_PREF_CFG_RESET_MASK 0x00000fffu
 static inline uint64_t udma_s2m_mariana_s2m_q_desc_pref_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_DESC_PREF_CFG_OFFSET;
 }
@@ -6534,6 +6596,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_status_q_full_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_RDRBP_LOW_OFFSET 0x28u
+#define UDMA_S2M_MARIANA_S2M_Q_RDRBP_LOW_RESET 0x00000040u
+#define UDMA_S2M_MARIANA_S2M_Q_RDRBP_LOW_RESET_MASK 0xffffffc0u
 static inline uint64_t udma_s2m_mariana_s2m_q_rdrbp_low_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_RDRBP_LOW_OFFSET;
 }
@@ -6615,6 +6679,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_rdrl_descriptor_offset_set(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_RDRHP_OFFSET 0x34u
+#define UDMA_S2M_MARIANA_S2M_Q_RDRHP_RESET 0x40000000u
+#define UDMA_S2M_MARIANA_S2M_Q_RDRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_mariana_s2m_q_rdrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_RDRHP_OFFSET;
 }
@@ -6654,6 +6720,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_rdrhp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_RDRTP_INC_OFFSET 0x38u
+#define UDMA_S2M_MARIANA_S2M_Q_RDRTP_INC_RESET 0x00000000u
+#define UDMA_S2M_MARIANA_S2M_Q_RDRTP_INC_RESET_MASK 0x00ffffffu
 static inline uint64_t udma_s2m_mariana_s2m_q_rdrtp_inc_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_RDRTP_INC_OFFSET;
 }
@@ -6679,6 +6747,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_rdrtp_inc_val_set(uint32_t reg, ui
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_RDRTP_OFFSET 0x3cu
+#define UDMA_S2M_MARIANA_S2M_Q_RDRTP_RESET 0x40000000u
+#define UDMA_S2M_MARIANA_S2M_Q_RDRTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_mariana_s2m_q_rdrtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_RDRTP_OFFSET;
 }
@@ -6716,6 +6786,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_rdrtp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_RDCP_OFFSET 0x40u
+#define UDMA_S2M_MARIANA_S2M_Q_RDCP_RESET 0x40000000u
+#define UDMA_S2M_MARIANA_S2M_Q_RDCP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_mariana_s2m_q_rdcp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_RDCP_OFFSET;
 }
@@ -6806,6 +6878,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_rcrbp_high_addr_set(uint32_t reg, 
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_RCRHP_OFFSET 0x4cu
+#define UDMA_S2M_MARIANA_S2M_Q_RCRHP_RESET 0x40000000u
+#define UDMA_S2M_MARIANA_S2M_Q_RCRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_mariana_s2m_q_rcrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_RCRHP_OFFSET;
 }
@@ -6842,6 +6916,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_rcrhp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_RCRHP_INTERNAL_OFFSET 0x50u
+#define UDMA_S2M_MARIANA_S2M_Q_RCRHP_INTERNAL_RESET 0x40000000u
+#define UDMA_S2M_MARIANA_S2M_Q_RCRHP_INTERNAL_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_mariana_s2m_q_rcrhp_internal_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_RCRHP_INTERNAL_OFFSET;
 }
@@ -6883,6 +6959,8 @@ static inline uint32_t udma_s2m_mariana_s2m_q_rcrhp_internal_ring_id_get(uint32_
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_COMP_CFG_OFFSET 0x54u
+#define UDMA_S2M_MARIANA_S2M_Q_COMP_CFG_RESET 0x0000000fu
+#define UDMA_S2M_MARIANA_S2M_Q_COMP_CFG_RESET_MASK 0x0000000fu
 static inline uint64_t udma_s2m_mariana_s2m_q_comp_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_COMP_CFG_OFFSET;
 }
@@ -7733,6 +7811,8 @@ static inline uint32_t udma_s2m_maverick_s2m_axi_data_fifo_status_full_get(uint3
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_UNACK_FIFO_STATUS_OFFSET 0x34u
+#define UDMA_S2M_MAVERICK_S2M_UNACK_FIFO_STATUS_RESET 0x01000000u
+#define UDMA_S2M_MAVERICK_S2M_UNACK_FIFO_STATUS_RESET_MASK 0x01000000u
 static inline uint64_t udma_s2m_maverick_s2m_unack_fifo_status_addr(uint64_t base) {
     return base + UDMA_S2M_MAVERICK_S2M_OFFSET + UDMA_S2M_MAVERICK_S2M_UNACK_FIFO_STATUS_OFFSET;
 }
@@ -7951,6 +8031,8 @@ static inline uint32_t udma_s2m_maverick_s2m_stream_cfg_stop_prefetch_set(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_PREF_QUEUE_EN_OFFSET 0x54u
+#define UDMA_S2M_MAVERICK_S2M_PREF_QUEUE_EN_RESET 0x0000ffffu
+#define UDMA_S2M_MAVERICK_S2M_PREF_QUEUE_EN_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_s2m_maverick_s2m_pref_queue_en_addr(uint64_t base) {
     return base + UDMA_S2M_MAVERICK_S2M_OFFSET + UDMA_S2M_MAVERICK_S2M_PREF_QUEUE_EN_OFFSET;
 }
@@ -8031,6 +8113,8 @@ static inline uint64_t udma_s2m_maverick_s2m_wr_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_MAVERICK_S2M_WR_DATA_CFG_1_OFFSET 0x0u
+#define UDMA_S2M_MAVERICK_S2M_WR_DATA_CFG_1_RESET 0x00200040u
+#define UDMA_S2M_MAVERICK_S2M_WR_DATA_CFG_1_RESET_MASK 0x00ff03ffu
 static inline uint64_t udma_s2m_maverick_s2m_wr_data_cfg_1_addr(uint64_t base) {
     return base + UDMA_S2M_MAVERICK_S2M_WR_OFFSET + UDMA_S2M_MAVERICK_S2M_WR_DATA_CFG_1_OFFSET;
 }
@@ -8237,6 +8321,8 @@ static inline uint64_t udma_s2m_maverick_s2m_comp_cfg_1c_addr(uint64_t base) {
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_MAVERICK_S2M_COMP_CFG_2C_OFFSET 0x4u
+#define UDMA_S2M_MAVERICK_S2M_COMP_CFG_2C_RESET 0x00800080u
+#define UDMA_S2M_MAVERICK_S2M_COMP_CFG_2C_RESET_MASK 0x0fff0fffu
 static inline uint64_t udma_s2m_maverick_s2m_comp_cfg_2c_addr(uint64_t base) {
     return base + UDMA_S2M_MAVERICK_S2M_COMP_OFFSET + UDMA_S2M_MAVERICK_S2M_COMP_CFG_2C_OFFSET;
 }
@@ -8499,6 +8585,8 @@ static inline uint64_t udma_s2m_maverick_s2m_q_addr(uint64_t base, uint64_t i) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_DESC_PREF_CFG_OFFSET 0x0u
+#define UDMA_S2M_MAVERICK_S2M_Q_DESC_PREF_CFG_RESET 0x00000080u
+#define UDMA_S2M_MAVERICK_S2M_Q_DESC_PREF_CFG_RESET_MASK 0x00000fffu
 static inline uint64_t udma_s2m_maverick_s2m_q_desc_pref_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_DESC_PREF_CFG_OFFSET;
 }
@@ -8850,6 +8938,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_status_q_full_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_RDRBP_LOW_OFFSET 0x28u
+#define UDMA_S2M_MAVERICK_S2M_Q_RDRBP_LOW_RESET 0x00000040u
+#define UDMA_S2M_MAVERICK_S2M_Q_RDRBP_LOW_RESET_MASK 0xffffffc0u
 static inline uint64_t udma_s2m_maverick_s2m_q_rdrbp_low_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_RDRBP_LOW_OFFSET;
 }
@@ -8931,6 +9021,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_rdrl_descriptor_offset_set(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_RDRHP_OFFSET 0x34u
+#define UDMA_S2M_MAVERICK_S2M_Q_RDRHP_RESET 0x40000000u
+#define UDMA_S2M_MAVERICK_S2M_Q_RDRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_maverick_s2m_q_rdrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_RDRHP_OFFSET;
 }
@@ -8998,6 +9090,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_rdrtp_inc_val_set(uint32_t reg, u
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_RDRTP_OFFSET 0x3cu
+#define UDMA_S2M_MAVERICK_S2M_Q_RDRTP_RESET 0x40000000u
+#define UDMA_S2M_MAVERICK_S2M_Q_RDRTP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_maverick_s2m_q_rdrtp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_RDRTP_OFFSET;
 }
@@ -9035,6 +9129,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_rdrtp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_RDCP_OFFSET 0x40u
+#define UDMA_S2M_MAVERICK_S2M_Q_RDCP_RESET 0x40000000u
+#define UDMA_S2M_MAVERICK_S2M_Q_RDCP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_maverick_s2m_q_rdcp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_RDCP_OFFSET;
 }
@@ -9125,6 +9221,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_rcrbp_high_addr_set(uint32_t reg,
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_RCRHP_OFFSET 0x4cu
+#define UDMA_S2M_MAVERICK_S2M_Q_RCRHP_RESET 0x40000000u
+#define UDMA_S2M_MAVERICK_S2M_Q_RCRHP_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_maverick_s2m_q_rcrhp_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_RCRHP_OFFSET;
 }
@@ -9161,6 +9259,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_rcrhp_ring_id_get(uint32_t reg) {
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_RCRHP_INTERNAL_OFFSET 0x50u
+#define UDMA_S2M_MAVERICK_S2M_Q_RCRHP_INTERNAL_RESET 0x40000000u
+#define UDMA_S2M_MAVERICK_S2M_Q_RCRHP_INTERNAL_RESET_MASK 0xc0000000u
 static inline uint64_t udma_s2m_maverick_s2m_q_rcrhp_internal_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_RCRHP_INTERNAL_OFFSET;
 }
@@ -9202,6 +9302,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_rcrhp_internal_ring_id_get(uint32
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_COMP_CFG_OFFSET 0x54u
+#define UDMA_S2M_MAVERICK_S2M_Q_COMP_CFG_RESET 0x0000400fu
+#define UDMA_S2M_MAVERICK_S2M_Q_COMP_CFG_RESET_MASK 0x0000f00fu
 static inline uint64_t udma_s2m_maverick_s2m_q_comp_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_COMP_CFG_OFFSET;
 }
@@ -9492,6 +9594,8 @@ static inline uint64_t udma_s2m_maverick_s2m_q_rdrhp_set_addr(uint64_t base, uin
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MAVERICK_S2M_Q_DATA_CFG_OFFSET 0xd4u
+#define UDMA_S2M_MAVERICK_S2M_Q_DATA_CFG_RESET 0x00000008u
+#define UDMA_S2M_MAVERICK_S2M_Q_DATA_CFG_RESET_MASK 0x0000001fu
 static inline uint64_t udma_s2m_maverick_s2m_q_data_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_DATA_CFG_OFFSET;
 }

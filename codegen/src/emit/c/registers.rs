@@ -4,7 +4,9 @@
 //!
 //! * per bundle `_OFFSET` (from the file's base), `_SIZE`, `_COUNT`, `_STRIDE` and
 //!   `<file>_<arch>_<bundle>_addr(base[, i])`;
-//! * per register `_OFFSET` (from the bundle's base), `_RESET` when the source gives it and
+//! * per register `_OFFSET` (from the bundle's base), `_RESET` when the sources reset any
+//!   of its bits (`_RESET_MASK` beside it when they reset only some: the bits `_RESET`
+//!   speaks for, as SVD's resetMask), and
 //!   `<…>_<register>_addr(base[, i])` = base + bundle offset + i * stride + register offset;
 //! * per field `_bp` (lsb), `_bm` (mask in place), `_bw` (width), `_reset` when given, and
 //!   `<…>_<field>_get(reg)` if the field is readable, `<…>_<field>_set(reg, v)` if writable.
@@ -17,7 +19,9 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use super::util::{DIR, GENERATED, confidence, doc, guard};
-use crate::model::registers::{BundleView, RegField, RegFile, RegFileView, RegisterView};
+use crate::model::registers::{
+    BundleView, RegField, RegFile, RegFileView, RegisterView, width_mask,
+};
 use crate::model::{Alternative, Model, TypeKind};
 
 /// The directory under `c/` that holds the register headers.
@@ -270,11 +274,19 @@ impl Header<'_> {
             &lit(reg.offset),
             "a register offset",
         );
-        if let Some(v) = reg.reset {
+        let (reset, mask) = r.reset();
+        if mask != 0 {
             self.define(
                 &format!("{p}_RESET"),
-                &reg_lit(v, reg.width),
+                &reg_lit(reset, reg.width),
                 "a register reset",
+            );
+        }
+        if mask != 0 && mask != width_mask(reg.width) {
+            self.define(
+                &format!("{p}_RESET_MASK"),
+                &reg_lit(mask, reg.width),
+                "a register reset mask",
             );
         }
         let name = format!("{fp}_addr");
