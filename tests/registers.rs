@@ -857,3 +857,191 @@ fn tdma_rob_cfg_rid_base_is_10_4_with_the_pages_12_4_kept() {
     }
     assert_eq!(bundle("UDMA_GEN_EX", "VMPR_V4").offset, 0x400);
 }
+
+// ---- the SDMA arbiters (DGE Descriptor-Builder + SDMA QoS / Arbitration, wiki-dge-builder-qos) --
+
+/// Each row: (file, bundle, register, absolute offset, [(field, lsb, width, reset)]), read
+/// by hand from the page's §7.3, §8.1, §8.3, §8.4 and §8.5 (the Cayman schema).
+type ArbiterRow = (
+    &'static str,
+    &'static str,
+    &'static str,
+    u64,
+    &'static [(&'static str, u32, u32, Option<u64>)],
+);
+
+#[test]
+fn the_arbiter_registers_sit_where_the_cayman_schema_puts_them() {
+    let rows: [ArbiterRow; 11] = [
+        // §8.1 "// M2S_dwrr.cfg_sched @0x340 (RW):" en_dwrr [0] rst=0, pkt_mode_en [4] rst=0,
+        // weight_inc [9:8] rst=2, inc_factor [19:16] rst=7.
+        (
+            "UDMA_M2S",
+            "M2S_dwrr",
+            "cfg_sched",
+            0x340,
+            &[
+                ("en_dwrr", 0, 1, Some(0)),
+                ("pkt_mode_en", 4, 1, Some(0)),
+                ("weight_inc", 8, 2, Some(2)),
+                ("inc_factor", 16, 4, Some(7)),
+            ],
+        ),
+        // §8.1 "M2S_dwrr.ctrl_deficit_cnt @0x344 : init[23:0]".
+        (
+            "UDMA_M2S",
+            "M2S_dwrr",
+            "ctrl_deficit_cnt",
+            0x344,
+            &[("init", 0, 24, None)],
+        ),
+        // §8.4 "M2S_rate_limiter.gen_cfg @0x380 : short_cycle_size[15:0]=0x0FA, pkt_mode_en[24]=0".
+        (
+            "UDMA_M2S",
+            "M2S_rate_limiter",
+            "gen_cfg",
+            0x380,
+            &[
+                ("short_cycle_size", 0, 16, Some(0xFA)),
+                ("pkt_mode_en", 24, 1, Some(0)),
+            ],
+        ),
+        // §8.4 "M2S_stream_rate_limiter.cfg_1s @0x3C0 : en[24]=0, pause[25]=0,
+        // max_burst_size[23:0]=0xFFFFFF".
+        (
+            "UDMA_M2S",
+            "M2S_stream_rate_limiter",
+            "cfg_1s",
+            0x3c0,
+            &[
+                ("max_burst_size", 0, 24, Some(0xFF_FFFF)),
+                ("en", 24, 1, Some(0)),
+                ("pause", 25, 1, Some(0)),
+            ],
+        ),
+        // §8.4 "M2S_stream_rate_limiter.mask @0x3D4 : internal_rate_limiter[1]=1,
+        // external_rate_limiter[0]=1".
+        (
+            "UDMA_M2S",
+            "M2S_stream_rate_limiter",
+            "mask",
+            0x3d4,
+            &[
+                ("external_rate_limiter", 0, 1, Some(1)),
+                ("internal_rate_limiter", 1, 1, Some(1)),
+            ],
+        ),
+        // §8.3 "M2S_comp.cfg_1c @0x400": force_rr [25] rst=0, q_promotion [24] rst=1,
+        // q_free_min [31:28] rst=0, unack_fifo_depth [19:8] rst=0x100, comp_fifo_depth [7:0]
+        // rst=0x40.
+        (
+            "UDMA_M2S",
+            "M2S_comp",
+            "cfg_1c",
+            0x400,
+            &[
+                ("comp_fifo_depth", 0, 8, Some(0x40)),
+                ("unack_fifo_depth", 8, 12, Some(0x100)),
+                ("q_promotion", 24, 1, Some(1)),
+                ("force_rr", 25, 1, Some(0)),
+                ("q_free_min", 28, 4, Some(0)),
+            ],
+        ),
+        // §8.3 "M2S_comp.cfg_coal @0x404 : timer[31:0] = 0x0186A0".
+        (
+            "UDMA_M2S",
+            "M2S_comp",
+            "cfg_coal",
+            0x404,
+            &[("timer", 0, 32, Some(0x186A0))],
+        ),
+        // §7.3 "| `AXI_M2S_MLA.cfg_tdr_req_candidate_high_priority.enable` | `0x0008` |
+        // `[15:0]` | `0x0000` |".
+        (
+            "UDMA_M2S",
+            "AXI_M2S_MLA",
+            "cfg_tdr_req_candidate_high_priority",
+            0x8,
+            &[("enable", 0, 16, Some(0))],
+        ),
+        // §7.3 "| `M2S_Q.dwrr_cfg_2.q_qos` | `0x1084` | `[7:0]` | `0x0` |", and the CORRECTION
+        // "`0x1080` is `M2S_Q.dwrr_cfg_1` (`{pause[25], strict[24],
+        // max_deficit_cnt_size[23:0]}`)".
+        (
+            "UDMA_M2S",
+            "M2S_Q",
+            "dwrr_cfg_2",
+            0x1084,
+            &[("q_qos", 0, 8, Some(0))],
+        ),
+        (
+            "UDMA_M2S",
+            "M2S_Q",
+            "dwrr_cfg_1",
+            0x1080,
+            &[
+                ("max_deficit_cnt_size", 0, 24, None),
+                ("strict", 24, 1, None),
+                ("pause", 25, 1, None),
+            ],
+        ),
+        // §8.5 "| `S2M_Q.qos_cfg.q_qos` | `0x1060` | `[7:0]` | `0x0` |".
+        (
+            "UDMA_S2M",
+            "S2M_Q",
+            "qos_cfg",
+            0x1060,
+            &[("q_qos", 0, 8, Some(0))],
+        ),
+    ];
+    for (file, b, r, at, fields) in rows {
+        assert_eq!(absolute(file, b, r, "cayman"), at, "{b}.{r}");
+        let reg = register(file, b, r, "cayman");
+        for &(name, lsb, width, reset) in fields {
+            let f = field(reg, name, "cayman");
+            assert_eq!(
+                (f.lsb, f.width, f.reset),
+                (lsb, width, reset),
+                "{b}.{r}.{name}"
+            );
+        }
+    }
+    // §8.4 "Per-queue override: M2S_Q.rate_limit_cfg_1 @0x1060 : en[24], pause[25],
+    // max_burst_size[23:0]=0xFFFFFF"; "M2S.sel_rate_limit_status.token_cnt[23:0] @0x240"; §8.1
+    // "`M2S.sel_dwrr_status.deficit_cnt[23:0]` (`@0x244`"; §8.5 "|
+    // `S2M_rd.desc_pref_cfg_2.pref_force_rr` | `0x0304` | `[16]` | `0x1` |".
+    let q = register("UDMA_M2S", "M2S_Q", "rate_limit_cfg_1", "cayman");
+    assert_eq!(
+        absolute("UDMA_M2S", "M2S_Q", "rate_limit_cfg_1", "cayman"),
+        0x1060
+    );
+    assert_eq!(field(q, "max_burst_size", "cayman").reset, Some(0xFF_FFFF));
+    assert_eq!(
+        (
+            field(q, "en", "cayman").lsb,
+            field(q, "pause", "cayman").lsb
+        ),
+        (24, 25)
+    );
+    for (r, f, at) in [
+        ("sel_rate_limit_status", "token_cnt", 0x240),
+        ("sel_dwrr_status", "deficit_cnt", 0x244),
+    ] {
+        assert_eq!(absolute("UDMA_M2S", "M2S", r, "cayman"), at);
+        let f = field(register("UDMA_M2S", "M2S", r, "cayman"), f, "cayman");
+        assert_eq!((f.lsb, f.width), (0, 24));
+    }
+    assert_eq!(
+        absolute("UDMA_S2M", "S2M_rd", "desc_pref_cfg_2", "cayman"),
+        0x304
+    );
+    let rr = field_at(
+        register("UDMA_S2M", "S2M_rd", "desc_pref_cfg_2", "cayman"),
+        16,
+        "cayman",
+    );
+    assert_eq!((rr.name, rr.reset), ("pref_force_rr", Some(1)));
+    // Maverick keeps q_qos with no reset: the page's offsets and resets are Cayman's (§12).
+    let mav = register("UDMA_M2S", "M2S_Q", "dwrr_cfg_2", "maverick");
+    assert_eq!(field(mav, "q_qos", "maverick").reset, None);
+}

@@ -56,12 +56,12 @@ extern "C" {
  * list (see conflict m2s_nc3_prefetch_on_maverick for the index's contrary "superset" wording).
  * BundleSizeInBytes is the decimal string "256" = 0x100.
  *
- * The page names the three registers with fields and resets but gives no register offsets, so none
- * is declared here: cfg_outstanding: max_enable[0] = 1 (enables programming
+ * The CSR page names the three registers with fields and resets but gives no register offsets; the
+ * DGE/QoS page places cfg_tdr_req_candidate_high_priority at 0x0008, which is declared. The other
+ * two are not: cfg_outstanding: max_enable[0] = 1 (enables programming
  * AXI_M2S.enhanced_ostand_cfg.max_data_rd); cfg_prefetch: enhanced_enable[15:0] = 0xFFFF,
  * data_tail_pointer_enable[31:16] = 0 (independent descriptor-tail vs data-tail pointers per queue,
- * driving M2S_Q.TDRDTP_inc / TDRDTP); cfg_tdr_req_candidate_high_priority: enable[15:0] = 0
- * (per-queue high-priority prefetch candidate).
+ * driving M2S_Q.TDRDTP_inc / TDRDTP).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -72,6 +72,39 @@ extern "C" {
 /** The bundle in the register file whose window starts at `base`: its address. */
 static inline uint64_t udma_m2s_cayman_axi_m2s_mla_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_AXI_M2S_MLA_OFFSET;
+}
+
+/**
+ * Register cfg_tdr_req_candidate_high_priority at bundle offset 0x8: RW, 32 bits. Which queues are
+ * high-priority descriptor-fetch candidates, one bit per queue (none at reset). Offset, field and
+ * reset from the DGE/QoS page (Cayman schema), which gives no access: RW inferred (a configuration
+ * word), hence MED/INFERRED.
+ *
+ * Bits no source names: mask 0xffff0000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_OFFSET 0x8u
+#define UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_RESET_MASK 0x0000ffffu
+static inline uint64_t udma_m2s_cayman_axi_m2s_mla_cfg_tdr_req_candidate_high_priority_addr(uint64_t base) {
+    return base + UDMA_M2S_CAYMAN_AXI_M2S_MLA_OFFSET + UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_OFFSET;
+}
+/**
+ * Field cfg_tdr_req_candidate_high_priority.enable bits 15:0 (RW, reset 0x0). One bit per queue: a
+ * high-priority descriptor-fetch candidate.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bp 0u
+#define UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm 0x0000ffffu
+#define UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bw 16u
+#define UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_reset 0x0u
+static inline uint32_t udma_m2s_cayman_axi_m2s_mla_cfg_tdr_req_candidate_high_priority_enable_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm) >> UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bp);
+}
+static inline uint32_t udma_m2s_cayman_axi_m2s_mla_cfg_tdr_req_candidate_high_priority_enable_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bp) & UDMA_M2S_CAYMAN_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm));
 }
 
 /**
@@ -978,13 +1011,14 @@ static inline uint64_t udma_m2s_cayman_m2s_sel_comp_fifo_status_addr(uint64_t ba
 
 /**
  * Register sel_rate_limit_status at bundle offset 0x40: RO, 32 bits. Selected-queue debug read:
- * rate-limiter (token) status of the selected queue; fields not given. The Maverick table gives the
- * four sel_* registers as one row over +0x38..0x44; the offset of each is read from the row's
- * listing order (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference; the Cayman page
- * names sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register
- * count and the §10 common-offset identity.
+ * rate-limiter (token) status of the selected queue. The Maverick table gives the four sel_*
+ * registers as one row over +0x38..0x44; the offset of each is read from the row's listing order
+ * (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference (the DGE/QoS page, from the
+ * Cayman schema, now places sel_rate_limit_status at +0x40 too); the Cayman page names
+ * sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register count
+ * and the §10 common-offset identity.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xff000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -992,22 +1026,47 @@ static inline uint64_t udma_m2s_cayman_m2s_sel_comp_fifo_status_addr(uint64_t ba
 static inline uint64_t udma_m2s_cayman_m2s_sel_rate_limit_status_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_OFFSET + UDMA_M2S_CAYMAN_M2S_SEL_RATE_LIMIT_STATUS_OFFSET;
 }
+/**
+ * Field sel_rate_limit_status.token_cnt bits 23:0 (RO). The selected queue's token count (queue
+ * chosen by indirect_ctrl.q_num).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bm 0x00ffffffu
+#define UDMA_M2S_CAYMAN_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bw 24u
+static inline uint32_t udma_m2s_cayman_m2s_sel_rate_limit_status_token_cnt_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bm) >> UDMA_M2S_CAYMAN_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bp);
+}
 
 /**
  * Register sel_dwrr_status at bundle offset 0x44: RO, 32 bits. Selected-queue debug read: DWRR
- * (deficit) status of the selected queue; fields not given. The Maverick table gives the four sel_*
- * registers as one row over +0x38..0x44; the offset of each is read from the row's listing order
- * (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference; the Cayman page names
- * sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register count
- * and the §10 common-offset identity.
+ * (deficit) status of the selected queue. The Maverick table gives the four sel_* registers as one
+ * row over +0x38..0x44; the offset of each is read from the row's listing order (sel_pref_,
+ * comp_fifo, rate_limit_, dwrr), which is an inference (the DGE/QoS page, from the Cayman schema,
+ * now places sel_dwrr_status at +0x44 too); the Cayman page names sel_pref_fifo_status only, and
+ * the others' Cayman/Mariana presence rests on the 23-register count and the §10 common-offset
+ * identity.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xff000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_SEL_DWRR_STATUS_OFFSET 0x44u
 static inline uint64_t udma_m2s_cayman_m2s_sel_dwrr_status_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_OFFSET + UDMA_M2S_CAYMAN_M2S_SEL_DWRR_STATUS_OFFSET;
+}
+/**
+ * Field sel_dwrr_status.deficit_cnt bits 23:0 (RO). The selected queue's deficit counter (queue
+ * chosen by indirect_ctrl.q_num).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bm 0x00ffffffu
+#define UDMA_M2S_CAYMAN_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bw 24u
+static inline uint32_t udma_m2s_cayman_m2s_sel_dwrr_status_deficit_cnt_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bm) >> UDMA_M2S_CAYMAN_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bp);
 }
 
 /**
@@ -1411,10 +1470,9 @@ static inline uint32_t udma_m2s_cayman_m2s_rd_data_cfg_max_pkt_limit_set(uint32_
 
 /**
  * Bundle M2S_dwrr on cayman at 0x340 (0x40 bytes). DWRR packet scheduler over the 16 queues (byte
- * or packet mode). Cayman/Mariana: 2 registers. Not declared (no register offsets given):
- * cfg_sched, reset 0x00070200 (equal in the Maverick and Sunda headers): en_dwrr[0] = 0
- * (round-robin among equal QoS at reset), pkt_mode_en[4] (0 = byte, 1 = packet), weight_inc[9:8] =
- * 2, inc_factor[19:16] = 7 (128 B). The second register is not named.
+ * or packet mode). Cayman/Mariana: 2 registers, both placed by the DGE/QoS page from the Cayman
+ * schema: cfg_sched (+0x0) and ctrl_deficit_cnt (+0x4). Maverick keeps the bundle base; its
+ * registers are not given.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1428,9 +1486,118 @@ static inline uint64_t udma_m2s_cayman_m2s_dwrr_addr(uint64_t base) {
 }
 
 /**
+ * Register cfg_sched at bundle offset 0x0: RW, 32 bits, reset 0x00070200. DWRR scheduler
+ * configuration: whether queues of equal QoS are served by deficit-weighted round robin (en_dwrr =
+ * 1) or plain round robin (the reset), in bytes or packets, and how the weights grow. Offset,
+ * access and fields from the DGE/QoS page (Cayman schema); the whole-word reset from the CSR page,
+ * which matches the fields' resets.
+ *
+ * Bits no source names: mask 0xfff0fcee.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_OFFSET 0x0u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_RESET 0x00070200u
+static inline uint64_t udma_m2s_cayman_m2s_dwrr_cfg_sched_addr(uint64_t base) {
+    return base + UDMA_M2S_CAYMAN_M2S_DWRR_OFFSET + UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_OFFSET;
+}
+/**
+ * Field cfg_sched.en_dwrr bit 0 (RW, reset 0x0). Enable the DWRR scheduler; 0 (the reset) serves
+ * queues of the same QoS round robin.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bm 0x00000001u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_reset 0x0u
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_en_dwrr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bm) >> UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_en_dwrr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bp) & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_EN_DWRR_bm));
+}
+/**
+ * Field cfg_sched.pkt_mode_en bit 4 (RW, reset 0x0). 0 = byte mode, 1 = packet mode.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bp 4u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm 0x00000010u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_reset 0x0u
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_pkt_mode_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm) >> UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_pkt_mode_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bp) & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm));
+}
+/**
+ * Field cfg_sched.weight_inc bits 9:8 (RW, reset 0x2). Exponential weight increment between DWRR
+ * iterations.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bp 8u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm 0x00000300u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bw 2u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_reset 0x2u
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_weight_inc_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm) >> UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_weight_inc_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bp) & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm));
+}
+/**
+ * Field cfg_sched.inc_factor bits 19:16 (RW, reset 0x7). Weight multiply factor, a power of two (7
+ * = 128 bytes).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bp 16u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm 0x000f0000u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bw 4u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_reset 0x7u
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_inc_factor_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm) >> UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_cfg_sched_inc_factor_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bp) & UDMA_M2S_CAYMAN_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm));
+}
+
+/**
+ * Register ctrl_deficit_cnt at bundle offset 0x4: RW, 32 bits. Initial value of every queue's
+ * deficit counter. Offset and field from the DGE/QoS page (Cayman schema); the page gives no access
+ * and no reset: RW inferred (a value software writes before the scheduler runs), hence
+ * MED/INFERRED.
+ *
+ * Bits no source names: mask 0xff000000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_OFFSET 0x4u
+static inline uint64_t udma_m2s_cayman_m2s_dwrr_ctrl_deficit_cnt_addr(uint64_t base) {
+    return base + UDMA_M2S_CAYMAN_M2S_DWRR_OFFSET + UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_OFFSET;
+}
+/**
+ * Field ctrl_deficit_cnt.init bits 23:0 (RW). The deficit counters' initial value.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm 0x00ffffffu
+#define UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bw 24u
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_ctrl_deficit_cnt_init_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm) >> UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_dwrr_ctrl_deficit_cnt_init_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bp) & UDMA_M2S_CAYMAN_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm));
+}
+
+/**
  * Bundle M2S_rate_limiter on cayman at 0x380 (0x40 bytes). Global token-bucket rate limiter (masked
- * at reset). Cayman/Mariana: 3 registers. Not declared (no register offsets given): gen_cfg carries
- * pkt_mode_en[24] (0 = byte, 1 = packet mode).
+ * at reset). Cayman/Mariana: 3 registers (gen_cfg, ctrl_cycle_cnt, ctrl_token); the DGE/QoS page
+ * places gen_cfg at +0x0, the others have no offset in any source.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1444,8 +1611,55 @@ static inline uint64_t udma_m2s_cayman_m2s_rate_limiter_addr(uint64_t base) {
 }
 
 /**
+ * Register gen_cfg at bundle offset 0x0: RW, 32 bits. Global rate-limiter configuration: the
+ * token-fill cycle and byte or packet mode. Offset and fields from the DGE/QoS page (Cayman
+ * schema), which gives no access: RW inferred (a configuration word), hence MED/INFERRED.
+ *
+ * Bits no source names: mask 0xfeff0000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_OFFSET 0x0u
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_RESET 0x000000fau
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_RESET_MASK 0x0100ffffu
+static inline uint64_t udma_m2s_cayman_m2s_rate_limiter_gen_cfg_addr(uint64_t base) {
+    return base + UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_OFFSET + UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_OFFSET;
+}
+/**
+ * Field gen_cfg.short_cycle_size bits 15:0 (RW, reset 0xfa). The token-fill cycle length.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm 0x0000ffffu
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bw 16u
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_reset 0xfau
+static inline uint32_t udma_m2s_cayman_m2s_rate_limiter_gen_cfg_short_cycle_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm) >> UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_rate_limiter_gen_cfg_short_cycle_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bp) & UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm));
+}
+/**
+ * Field gen_cfg.pkt_mode_en bit 24 (RW, reset 0x0). 0 = byte mode, 1 = packet mode.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bp 24u
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm 0x01000000u
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_reset 0x0u
+static inline uint32_t udma_m2s_cayman_m2s_rate_limiter_gen_cfg_pkt_mode_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm) >> UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_rate_limiter_gen_cfg_pkt_mode_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bp) & UDMA_M2S_CAYMAN_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm));
+}
+
+/**
  * Bundle M2S_stream_rate_limiter on cayman at 0x3c0 (0x40 bytes). Stream-side token-bucket rate
- * limiter. Cayman/Mariana: 6 registers; none is named by the pages.
+ * limiter, masked at reset. Cayman/Mariana: 6 registers; the DGE/QoS page names and places cfg_1s
+ * (+0x0) and mask (+0x14), which the driver also places; the other four are not named.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1459,29 +1673,123 @@ static inline uint64_t udma_m2s_cayman_m2s_stream_rate_limiter_addr(uint64_t bas
 }
 
 /**
- * Register mask at bundle offset 0x14: RW, 32 bits. Masks the stream rate limiter's types: per bit,
- * 0 = the limiter is active, 1 = it is masked. The driver lays the stream limiter out as the
- * per-queue rlimit block (struct udma_rlimit_common, mask at +0x14); no source gives the bits or
- * the access: RW inferred, hence MED/INFERRED.
+ * Register cfg_1s at bundle offset 0x0: RW, 32 bits. Stream-side token bucket: its cap and enable.
+ * Offset and fields from the DGE/QoS page (Cayman schema), which gives no access: RW inferred (a
+ * configuration word), hence MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfc000000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_OFFSET 0x0u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_RESET 0x00ffffffu
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_RESET_MASK 0x03ffffffu
+static inline uint64_t udma_m2s_cayman_m2s_stream_rate_limiter_cfg_1s_addr(uint64_t base) {
+    return base + UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_OFFSET + UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_OFFSET;
+}
+/**
+ * Field cfg_1s.max_burst_size bits 23:0 (RW, reset 0xffffff). The token bucket's cap.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm 0x00ffffffu
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bw 24u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_reset 0xffffffu
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_cfg_1s_max_burst_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm) >> UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_cfg_1s_max_burst_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bp) & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm));
+}
+/**
+ * Field cfg_1s.en bit 24 (RW, reset 0x0). Enable the stream-side token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bp 24u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm 0x01000000u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_reset 0x0u
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_cfg_1s_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm) >> UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_cfg_1s_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bp) & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm));
+}
+/**
+ * Field cfg_1s.pause bit 25 (RW, reset 0x0). Pause the stream-side token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bp 25u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm 0x02000000u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_reset 0x0u
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_cfg_1s_pause_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm) >> UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_cfg_1s_pause_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bp) & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm));
+}
+
+/**
+ * Register mask at bundle offset 0x14: RW, 32 bits. Masks the stream rate limiter's types: per bit,
+ * 0 = the limiter is active, 1 = it is masked; both are masked at reset. The driver lays the stream
+ * limiter out as the per-queue rlimit block (struct udma_rlimit_common, mask at +0x14), the DGE/QoS
+ * page gives the same offset and the two bits; no source gives the access: RW inferred, hence
+ * MED/INFERRED.
+ *
+ * Bits no source names: mask 0xfffffffc.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_OFFSET 0x14u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_RESET 0x00000003u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_RESET_MASK 0x00000003u
 static inline uint64_t udma_m2s_cayman_m2s_stream_rate_limiter_mask_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_OFFSET + UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_OFFSET;
+}
+/**
+ * Field mask.external_rate_limiter bit 0 (RW, reset 0x1). Mask the external rate limiter (set at
+ * reset: no limiting until armed).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm 0x00000001u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_reset 0x1u
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_mask_external_rate_limiter_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm) >> UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_mask_external_rate_limiter_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bp) & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm));
+}
+/**
+ * Field mask.internal_rate_limiter bit 1 (RW, reset 0x1). Mask the internal rate limiter (set at
+ * reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bp 1u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm 0x00000002u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_reset 0x1u
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_mask_internal_rate_limiter_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm) >> UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_stream_rate_limiter_mask_internal_rate_limiter_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bp) & UDMA_M2S_CAYMAN_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm));
 }
 
 /**
  * Bundle M2S_comp on cayman at 0x400 (0x100 bytes). Completion controller: coalesces completions
  * per queue, writes the TX completion ring, awaits the application ACK. Cayman/Mariana: 4
- * registers, all named but without register offsets (the two pages list them in different orders),
- * so none is declared: cfg_1c, reset 0x01010040 (equal in the Maverick header):
- * comp_fifo_depth[7:0] = 0x40, unack_fifo_depth[19:8] = 0x100, q_promotion[24] = 1, force_rr[25] =
- * 0 (QoS arbitration at reset), q_free_min[31:28] = 0; cfg_coal: timer[31:0] = 0x0186A0 (100000);
- * cfg_application_ack: tout[23:0] = 0x0186A0; cfg_application_ack2: mask_err_indication_data[0] =
- * 0, mask_err_indication_tuser[1] = 0, err_indication_data_offset[6:2] = 0x1E.
+ * registers: cfg_1c (+0x0) and cfg_coal (+0x4) placed by the DGE/QoS page (Cayman schema),
+ * cfg_application_ack (+0x8) by the driver; cfg_application_ack2 (mask_err_indication_data[0] = 0,
+ * mask_err_indication_tuser[1] = 0, err_indication_data_offset[6:2] = 0x1E) has no offset in any
+ * source, so it is not declared.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1492,6 +1800,133 @@ static inline uint64_t udma_m2s_cayman_m2s_stream_rate_limiter_mask_addr(uint64_
 /** The bundle in the register file whose window starts at `base`: its address. */
 static inline uint64_t udma_m2s_cayman_m2s_comp_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_M2S_COMP_OFFSET;
+}
+
+/**
+ * Register cfg_1c at bundle offset 0x0: RW, 32 bits, reset 0x01010040. Completion arbiter
+ * configuration: the FIFO depths and the arbitration, QoS-based at reset (force_rr = 0, the only
+ * arbiter that starts so) with the in-progress queue promoted. Offset and fields from the DGE/QoS
+ * page (Cayman schema), which gives no access: RW inferred (a configuration word), hence
+ * MED/INFERRED. The whole-word reset is the hw-engine page's (equal in the Maverick header) and
+ * matches the fields' resets.
+ *
+ * Bits no source names: mask 0x0cf00000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_OFFSET 0x0u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_RESET 0x01010040u
+static inline uint64_t udma_m2s_cayman_m2s_comp_cfg_1c_addr(uint64_t base) {
+    return base + UDMA_M2S_CAYMAN_M2S_COMP_OFFSET + UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_OFFSET;
+}
+/**
+ * Field cfg_1c.comp_fifo_depth bits 7:0 (RW, reset 0x40). Completion FIFO size, in descriptors per
+ * queue.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm 0x000000ffu
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bw 8u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_reset 0x40u
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_comp_fifo_depth_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm) >> UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_comp_fifo_depth_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bp) & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm));
+}
+/**
+ * Field cfg_1c.unack_fifo_depth bits 19:8 (RW, reset 0x100). Unacknowledged FIFO size, in
+ * descriptors.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bp 8u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm 0x000fff00u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bw 12u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_reset 0x100u
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_unack_fifo_depth_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm) >> UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_unack_fifo_depth_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bp) & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm));
+}
+/**
+ * Field cfg_1c.q_promotion bit 24 (RW, reset 0x1). Promote the in-progress queue in the completion
+ * scheduler (on at reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bp 24u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bm 0x01000000u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_reset 0x1u
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_q_promotion_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bm) >> UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_q_promotion_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bp) & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_PROMOTION_bm));
+}
+/**
+ * Field cfg_1c.force_rr bit 25 (RW, reset 0x0). Force round robin; 0 (the reset) arbitrates
+ * completions by QoS.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bp 25u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bm 0x02000000u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bw 1u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_reset 0x0u
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_force_rr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bm) >> UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_force_rr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bp) & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_FORCE_RR_bm));
+}
+/**
+ * Field cfg_1c.q_free_min bits 31:28 (RW, reset 0x0). Minimum free completion entries for a queue
+ * to qualify for promotion.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bp 28u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bm 0xf0000000u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bw 4u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_reset 0x0u
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_q_free_min_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bm) >> UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_1c_q_free_min_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bp) & UDMA_M2S_CAYMAN_M2S_COMP_CFG_1C_Q_FREE_MIN_bm));
+}
+
+/**
+ * Register cfg_coal at bundle offset 0x4: RW, 32 bits. Completion coalescing timer. Offset and
+ * field from the DGE/QoS page (Cayman schema), which gives no access: RW inferred (a configuration
+ * word), hence MED/INFERRED.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_OFFSET 0x4u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_RESET 0x000186a0u
+static inline uint64_t udma_m2s_cayman_m2s_comp_cfg_coal_addr(uint64_t base) {
+    return base + UDMA_M2S_CAYMAN_M2S_COMP_OFFSET + UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_OFFSET;
+}
+/**
+ * Field cfg_coal.timer bits 31:0 (RW, reset 0x186a0). The completion-coalescing timer (100000 at
+ * reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bm 0xffffffffu
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bw 32u
+#define UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_reset 0x186a0u
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_coal_timer_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bm) >> UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_comp_cfg_coal_timer_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bp) & UDMA_M2S_CAYMAN_M2S_COMP_CFG_COAL_TIMER_bm));
 }
 
 /**
@@ -2252,15 +2687,15 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tcrhp_internal_descriptor_offset_ge
 
 /**
  * Register rate_limit_cfg_1 at bundle offset 0x60: RW, 32 bits, reset 0x00ffffff. Per-queue
- * token-bucket rate-limit configuration 1 (holds max_burst_size; bit positions not given, so no
- * field). Reset 0x00FFFFFF, from the page's table of reset words matched between the schema and the
- * generated headers. Exact name and offset are the Maverick field table's (HIGH/OBSERVED there).
- * For Cayman/Mariana they are inferred: the Cayman page gives only the range 0x60-0x74
- * (rate_limit_cfg_* / sw_ctrl / mask), its 30-register count leaves exactly six registers for those
- * six word slots, and common offsets are identical to the Maverick header (§10); hence
- * MED/INFERRED.
+ * token-bucket rate-limit configuration 1: the queue's burst cap, enable and pause (fields from the
+ * DGE/QoS page, Cayman schema; the Maverick table gives none). Reset 0x00FFFFFF, from the page's
+ * table of reset words matched between the schema and the generated headers. Exact name and offset
+ * are the Maverick field table's (HIGH/OBSERVED there). For Cayman/Mariana they are inferred: the
+ * Cayman page gives only the range 0x60-0x74 (rate_limit_cfg_* / sw_ctrl / mask), its 30-register
+ * count leaves exactly six registers for those six word slots, and common offsets are identical to
+ * the Maverick header (§10); hence MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfc000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -2268,6 +2703,50 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tcrhp_internal_descriptor_offset_ge
 #define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_RESET 0x00ffffffu
 static inline uint64_t udma_m2s_cayman_m2s_q_rate_limit_cfg_1_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_OFFSET;
+}
+/**
+ * Field rate_limit_cfg_1.max_burst_size bits 23:0 (RW, reset 0xffffff). The queue's token-bucket
+ * cap.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm 0x00ffffffu
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bw 24u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_reset 0xffffffu
+static inline uint32_t udma_m2s_cayman_m2s_q_rate_limit_cfg_1_max_burst_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm) >> UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_q_rate_limit_cfg_1_max_burst_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bp) & UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm));
+}
+/**
+ * Field rate_limit_cfg_1.en bit 24 (RW). Enable the queue's token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bp 24u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bm 0x01000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bw 1u
+static inline uint32_t udma_m2s_cayman_m2s_q_rate_limit_cfg_1_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bm) >> UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_q_rate_limit_cfg_1_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bp) & UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_EN_bm));
+}
+/**
+ * Field rate_limit_cfg_1.pause bit 25 (RW). Pause the queue's token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bp 25u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm 0x02000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bw 1u
+static inline uint32_t udma_m2s_cayman_m2s_q_rate_limit_cfg_1_pause_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm) >> UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_q_rate_limit_cfg_1_pause_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bp) & UDMA_M2S_CAYMAN_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm));
 }
 
 /**
@@ -2385,13 +2864,28 @@ static inline uint32_t udma_m2s_cayman_m2s_q_rate_limit_mask_internal_pause_dmb_
  * word slots, named in that order) and common offsets are identical to the Maverick header (§10);
  * hence MED/INFERRED.
  *
- * Bits no source names: mask 0xfeffffff.
+ * Bits no source names: mask 0xfc000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_OFFSET 0x80u
 static inline uint64_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_OFFSET;
+}
+/**
+ * Field dwrr_cfg_1.max_deficit_cnt_size bits 23:0 (RW). The largest value this queue's deficit
+ * counter may reach.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bp 0u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm 0x00ffffffu
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bw 24u
+static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_max_deficit_cnt_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm) >> UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_max_deficit_cnt_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bp) & UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm));
 }
 /**
  * Field dwrr_cfg_1.strict bit 24 (RW). Strict-priority mode for this queue (field named on the
@@ -2408,6 +2902,20 @@ static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_strict_get(uint32_t reg)
 static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_strict_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_STRICT_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_STRICT_bp) & UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_STRICT_bm));
 }
+/**
+ * Field dwrr_cfg_1.pause bit 25 (RW). Pause this queue in the DWRR scheduler.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bp 25u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bm 0x02000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bw 1u
+static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_pause_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bm) >> UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bp);
+}
+static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_pause_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bp) & UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_1_PAUSE_bm));
+}
 
 /**
  * Register dwrr_cfg_2 at bundle offset 0x84: RW, 32 bits. Per-queue DWRR QoS. Exact offset is the
@@ -2421,17 +2929,21 @@ static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_1_strict_set(uint32_t reg,
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_OFFSET 0x84u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_RESET_MASK 0x000000ffu
 static inline uint64_t udma_m2s_cayman_m2s_q_dwrr_cfg_2_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_OFFSET;
 }
 /**
- * Field dwrr_cfg_2.q_qos bits 7:0 (RW). Queue QoS for the DWRR scheduler.
+ * Field dwrr_cfg_2.q_qos bits 7:0 (RW, reset 0x0). Queue QoS for the DWRR scheduler. Reset 0 in the
+ * Cayman schema (the DGE/QoS page).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_Q_QOS_bp 0u
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_Q_QOS_bm 0x000000ffu
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_Q_QOS_bw 8u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_Q_QOS_reset 0x0u
 static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_2_q_qos_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_Q_QOS_bm) >> UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_2_Q_QOS_bp);
 }
@@ -2451,17 +2963,21 @@ static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_2_q_qos_set(uint32_t reg, 
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_OFFSET 0x88u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_RESET 0x00000000u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_RESET_MASK 0x000000ffu
 static inline uint64_t udma_m2s_cayman_m2s_q_dwrr_cfg_3_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_CAYMAN_M2S_Q_OFFSET + i * UDMA_M2S_CAYMAN_M2S_Q_STRIDE + UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_OFFSET;
 }
 /**
- * Field dwrr_cfg_3.weight bits 7:0 (RW). DWRR weight of the queue.
+ * Field dwrr_cfg_3.weight bits 7:0 (RW, reset 0x0). DWRR weight of the queue. Reset 0 in the Cayman
+ * schema (the DGE/QoS page).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_WEIGHT_bp 0u
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_WEIGHT_bm 0x000000ffu
 #define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_WEIGHT_bw 8u
+#define UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_WEIGHT_reset 0x0u
 static inline uint32_t udma_m2s_cayman_m2s_q_dwrr_cfg_3_weight_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_WEIGHT_bm) >> UDMA_M2S_CAYMAN_M2S_Q_DWRR_CFG_3_WEIGHT_bp);
 }
@@ -2761,12 +3277,12 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tdrdtp_descriptor_offset_get(uint32
  * list (see conflict m2s_nc3_prefetch_on_maverick for the index's contrary "superset" wording).
  * BundleSizeInBytes is the decimal string "256" = 0x100.
  *
- * The page names the three registers with fields and resets but gives no register offsets, so none
- * is declared here: cfg_outstanding: max_enable[0] = 1 (enables programming
+ * The CSR page names the three registers with fields and resets but gives no register offsets; the
+ * DGE/QoS page places cfg_tdr_req_candidate_high_priority at 0x0008, which is declared. The other
+ * two are not: cfg_outstanding: max_enable[0] = 1 (enables programming
  * AXI_M2S.enhanced_ostand_cfg.max_data_rd); cfg_prefetch: enhanced_enable[15:0] = 0xFFFF,
  * data_tail_pointer_enable[31:16] = 0 (independent descriptor-tail vs data-tail pointers per queue,
- * driving M2S_Q.TDRDTP_inc / TDRDTP); cfg_tdr_req_candidate_high_priority: enable[15:0] = 0
- * (per-queue high-priority prefetch candidate).
+ * driving M2S_Q.TDRDTP_inc / TDRDTP).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2777,6 +3293,39 @@ static inline uint32_t udma_m2s_cayman_m2s_q_tdrdtp_descriptor_offset_get(uint32
 /** The bundle in the register file whose window starts at `base`: its address. */
 static inline uint64_t udma_m2s_mariana_axi_m2s_mla_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_AXI_M2S_MLA_OFFSET;
+}
+
+/**
+ * Register cfg_tdr_req_candidate_high_priority at bundle offset 0x8: RW, 32 bits. Which queues are
+ * high-priority descriptor-fetch candidates, one bit per queue (none at reset). Offset, field and
+ * reset from the DGE/QoS page (Cayman schema), which gives no access: RW inferred (a configuration
+ * word), hence MED/INFERRED.
+ *
+ * Bits no source names: mask 0xffff0000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_OFFSET 0x8u
+#define UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_RESET_MASK 0x0000ffffu
+static inline uint64_t udma_m2s_mariana_axi_m2s_mla_cfg_tdr_req_candidate_high_priority_addr(uint64_t base) {
+    return base + UDMA_M2S_MARIANA_AXI_M2S_MLA_OFFSET + UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_OFFSET;
+}
+/**
+ * Field cfg_tdr_req_candidate_high_priority.enable bits 15:0 (RW, reset 0x0). One bit per queue: a
+ * high-priority descriptor-fetch candidate.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bp 0u
+#define UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm 0x0000ffffu
+#define UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bw 16u
+#define UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_reset 0x0u
+static inline uint32_t udma_m2s_mariana_axi_m2s_mla_cfg_tdr_req_candidate_high_priority_enable_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm) >> UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bp);
+}
+static inline uint32_t udma_m2s_mariana_axi_m2s_mla_cfg_tdr_req_candidate_high_priority_enable_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bp) & UDMA_M2S_MARIANA_AXI_M2S_MLA_CFG_TDR_REQ_CANDIDATE_HIGH_PRIORITY_ENABLE_bm));
 }
 
 /**
@@ -3683,13 +4232,14 @@ static inline uint64_t udma_m2s_mariana_m2s_sel_comp_fifo_status_addr(uint64_t b
 
 /**
  * Register sel_rate_limit_status at bundle offset 0x40: RO, 32 bits. Selected-queue debug read:
- * rate-limiter (token) status of the selected queue; fields not given. The Maverick table gives the
- * four sel_* registers as one row over +0x38..0x44; the offset of each is read from the row's
- * listing order (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference; the Cayman page
- * names sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register
- * count and the §10 common-offset identity.
+ * rate-limiter (token) status of the selected queue. The Maverick table gives the four sel_*
+ * registers as one row over +0x38..0x44; the offset of each is read from the row's listing order
+ * (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference (the DGE/QoS page, from the
+ * Cayman schema, now places sel_rate_limit_status at +0x40 too); the Cayman page names
+ * sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register count
+ * and the §10 common-offset identity.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xff000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -3697,22 +4247,47 @@ static inline uint64_t udma_m2s_mariana_m2s_sel_comp_fifo_status_addr(uint64_t b
 static inline uint64_t udma_m2s_mariana_m2s_sel_rate_limit_status_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_OFFSET + UDMA_M2S_MARIANA_M2S_SEL_RATE_LIMIT_STATUS_OFFSET;
 }
+/**
+ * Field sel_rate_limit_status.token_cnt bits 23:0 (RO). The selected queue's token count (queue
+ * chosen by indirect_ctrl.q_num).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bp 0u
+#define UDMA_M2S_MARIANA_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bm 0x00ffffffu
+#define UDMA_M2S_MARIANA_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bw 24u
+static inline uint32_t udma_m2s_mariana_m2s_sel_rate_limit_status_token_cnt_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bm) >> UDMA_M2S_MARIANA_M2S_SEL_RATE_LIMIT_STATUS_TOKEN_CNT_bp);
+}
 
 /**
  * Register sel_dwrr_status at bundle offset 0x44: RO, 32 bits. Selected-queue debug read: DWRR
- * (deficit) status of the selected queue; fields not given. The Maverick table gives the four sel_*
- * registers as one row over +0x38..0x44; the offset of each is read from the row's listing order
- * (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference; the Cayman page names
- * sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register count
- * and the §10 common-offset identity.
+ * (deficit) status of the selected queue. The Maverick table gives the four sel_* registers as one
+ * row over +0x38..0x44; the offset of each is read from the row's listing order (sel_pref_,
+ * comp_fifo, rate_limit_, dwrr), which is an inference (the DGE/QoS page, from the Cayman schema,
+ * now places sel_dwrr_status at +0x44 too); the Cayman page names sel_pref_fifo_status only, and
+ * the others' Cayman/Mariana presence rests on the 23-register count and the §10 common-offset
+ * identity.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xff000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_SEL_DWRR_STATUS_OFFSET 0x44u
 static inline uint64_t udma_m2s_mariana_m2s_sel_dwrr_status_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_OFFSET + UDMA_M2S_MARIANA_M2S_SEL_DWRR_STATUS_OFFSET;
+}
+/**
+ * Field sel_dwrr_status.deficit_cnt bits 23:0 (RO). The selected queue's deficit counter (queue
+ * chosen by indirect_ctrl.q_num).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bp 0u
+#define UDMA_M2S_MARIANA_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bm 0x00ffffffu
+#define UDMA_M2S_MARIANA_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bw 24u
+static inline uint32_t udma_m2s_mariana_m2s_sel_dwrr_status_deficit_cnt_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bm) >> UDMA_M2S_MARIANA_M2S_SEL_DWRR_STATUS_DEFICIT_CNT_bp);
 }
 
 /**
@@ -4116,10 +4691,9 @@ static inline uint32_t udma_m2s_mariana_m2s_rd_data_cfg_max_pkt_limit_set(uint32
 
 /**
  * Bundle M2S_dwrr on mariana at 0x340 (0x40 bytes). DWRR packet scheduler over the 16 queues (byte
- * or packet mode). Cayman/Mariana: 2 registers. Not declared (no register offsets given):
- * cfg_sched, reset 0x00070200 (equal in the Maverick and Sunda headers): en_dwrr[0] = 0
- * (round-robin among equal QoS at reset), pkt_mode_en[4] (0 = byte, 1 = packet), weight_inc[9:8] =
- * 2, inc_factor[19:16] = 7 (128 B). The second register is not named.
+ * or packet mode). Cayman/Mariana: 2 registers, both placed by the DGE/QoS page from the Cayman
+ * schema: cfg_sched (+0x0) and ctrl_deficit_cnt (+0x4). Maverick keeps the bundle base; its
+ * registers are not given.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4133,9 +4707,118 @@ static inline uint64_t udma_m2s_mariana_m2s_dwrr_addr(uint64_t base) {
 }
 
 /**
+ * Register cfg_sched at bundle offset 0x0: RW, 32 bits, reset 0x00070200. DWRR scheduler
+ * configuration: whether queues of equal QoS are served by deficit-weighted round robin (en_dwrr =
+ * 1) or plain round robin (the reset), in bytes or packets, and how the weights grow. Offset,
+ * access and fields from the DGE/QoS page (Cayman schema); the whole-word reset from the CSR page,
+ * which matches the fields' resets.
+ *
+ * Bits no source names: mask 0xfff0fcee.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_OFFSET 0x0u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_RESET 0x00070200u
+static inline uint64_t udma_m2s_mariana_m2s_dwrr_cfg_sched_addr(uint64_t base) {
+    return base + UDMA_M2S_MARIANA_M2S_DWRR_OFFSET + UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_OFFSET;
+}
+/**
+ * Field cfg_sched.en_dwrr bit 0 (RW, reset 0x0). Enable the DWRR scheduler; 0 (the reset) serves
+ * queues of the same QoS round robin.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bp 0u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bm 0x00000001u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bw 1u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_reset 0x0u
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_en_dwrr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bm) >> UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_en_dwrr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bp) & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_EN_DWRR_bm));
+}
+/**
+ * Field cfg_sched.pkt_mode_en bit 4 (RW, reset 0x0). 0 = byte mode, 1 = packet mode.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bp 4u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm 0x00000010u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bw 1u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_reset 0x0u
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_pkt_mode_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm) >> UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_pkt_mode_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bp) & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_PKT_MODE_EN_bm));
+}
+/**
+ * Field cfg_sched.weight_inc bits 9:8 (RW, reset 0x2). Exponential weight increment between DWRR
+ * iterations.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bp 8u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm 0x00000300u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bw 2u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_reset 0x2u
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_weight_inc_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm) >> UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_weight_inc_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bp) & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_WEIGHT_INC_bm));
+}
+/**
+ * Field cfg_sched.inc_factor bits 19:16 (RW, reset 0x7). Weight multiply factor, a power of two (7
+ * = 128 bytes).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bp 16u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm 0x000f0000u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bw 4u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_reset 0x7u
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_inc_factor_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm) >> UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_cfg_sched_inc_factor_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bp) & UDMA_M2S_MARIANA_M2S_DWRR_CFG_SCHED_INC_FACTOR_bm));
+}
+
+/**
+ * Register ctrl_deficit_cnt at bundle offset 0x4: RW, 32 bits. Initial value of every queue's
+ * deficit counter. Offset and field from the DGE/QoS page (Cayman schema); the page gives no access
+ * and no reset: RW inferred (a value software writes before the scheduler runs), hence
+ * MED/INFERRED.
+ *
+ * Bits no source names: mask 0xff000000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_OFFSET 0x4u
+static inline uint64_t udma_m2s_mariana_m2s_dwrr_ctrl_deficit_cnt_addr(uint64_t base) {
+    return base + UDMA_M2S_MARIANA_M2S_DWRR_OFFSET + UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_OFFSET;
+}
+/**
+ * Field ctrl_deficit_cnt.init bits 23:0 (RW). The deficit counters' initial value.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bp 0u
+#define UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm 0x00ffffffu
+#define UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bw 24u
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_ctrl_deficit_cnt_init_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm) >> UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_dwrr_ctrl_deficit_cnt_init_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bp) & UDMA_M2S_MARIANA_M2S_DWRR_CTRL_DEFICIT_CNT_INIT_bm));
+}
+
+/**
  * Bundle M2S_rate_limiter on mariana at 0x380 (0x40 bytes). Global token-bucket rate limiter
- * (masked at reset). Cayman/Mariana: 3 registers. Not declared (no register offsets given): gen_cfg
- * carries pkt_mode_en[24] (0 = byte, 1 = packet mode).
+ * (masked at reset). Cayman/Mariana: 3 registers (gen_cfg, ctrl_cycle_cnt, ctrl_token); the DGE/QoS
+ * page places gen_cfg at +0x0, the others have no offset in any source.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4149,8 +4832,55 @@ static inline uint64_t udma_m2s_mariana_m2s_rate_limiter_addr(uint64_t base) {
 }
 
 /**
+ * Register gen_cfg at bundle offset 0x0: RW, 32 bits. Global rate-limiter configuration: the
+ * token-fill cycle and byte or packet mode. Offset and fields from the DGE/QoS page (Cayman
+ * schema), which gives no access: RW inferred (a configuration word), hence MED/INFERRED.
+ *
+ * Bits no source names: mask 0xfeff0000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_OFFSET 0x0u
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_RESET 0x000000fau
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_RESET_MASK 0x0100ffffu
+static inline uint64_t udma_m2s_mariana_m2s_rate_limiter_gen_cfg_addr(uint64_t base) {
+    return base + UDMA_M2S_MARIANA_M2S_RATE_LIMITER_OFFSET + UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_OFFSET;
+}
+/**
+ * Field gen_cfg.short_cycle_size bits 15:0 (RW, reset 0xfa). The token-fill cycle length.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bp 0u
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm 0x0000ffffu
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bw 16u
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_reset 0xfau
+static inline uint32_t udma_m2s_mariana_m2s_rate_limiter_gen_cfg_short_cycle_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm) >> UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_rate_limiter_gen_cfg_short_cycle_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bp) & UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_SHORT_CYCLE_SIZE_bm));
+}
+/**
+ * Field gen_cfg.pkt_mode_en bit 24 (RW, reset 0x0). 0 = byte mode, 1 = packet mode.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bp 24u
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm 0x01000000u
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bw 1u
+#define UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_reset 0x0u
+static inline uint32_t udma_m2s_mariana_m2s_rate_limiter_gen_cfg_pkt_mode_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm) >> UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_rate_limiter_gen_cfg_pkt_mode_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bp) & UDMA_M2S_MARIANA_M2S_RATE_LIMITER_GEN_CFG_PKT_MODE_EN_bm));
+}
+
+/**
  * Bundle M2S_stream_rate_limiter on mariana at 0x3c0 (0x40 bytes). Stream-side token-bucket rate
- * limiter. Cayman/Mariana: 6 registers; none is named by the pages.
+ * limiter, masked at reset. Cayman/Mariana: 6 registers; the DGE/QoS page names and places cfg_1s
+ * (+0x0) and mask (+0x14), which the driver also places; the other four are not named.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4164,29 +4894,123 @@ static inline uint64_t udma_m2s_mariana_m2s_stream_rate_limiter_addr(uint64_t ba
 }
 
 /**
- * Register mask at bundle offset 0x14: RW, 32 bits. Masks the stream rate limiter's types: per bit,
- * 0 = the limiter is active, 1 = it is masked. The driver lays the stream limiter out as the
- * per-queue rlimit block (struct udma_rlimit_common, mask at +0x14); no source gives the bits or
- * the access: RW inferred, hence MED/INFERRED.
+ * Register cfg_1s at bundle offset 0x0: RW, 32 bits. Stream-side token bucket: its cap and enable.
+ * Offset and fields from the DGE/QoS page (Cayman schema), which gives no access: RW inferred (a
+ * configuration word), hence MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfc000000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_OFFSET 0x0u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_RESET 0x00ffffffu
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_RESET_MASK 0x03ffffffu
+static inline uint64_t udma_m2s_mariana_m2s_stream_rate_limiter_cfg_1s_addr(uint64_t base) {
+    return base + UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_OFFSET + UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_OFFSET;
+}
+/**
+ * Field cfg_1s.max_burst_size bits 23:0 (RW, reset 0xffffff). The token bucket's cap.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bp 0u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm 0x00ffffffu
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bw 24u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_reset 0xffffffu
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_cfg_1s_max_burst_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm) >> UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_cfg_1s_max_burst_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bp) & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_MAX_BURST_SIZE_bm));
+}
+/**
+ * Field cfg_1s.en bit 24 (RW, reset 0x0). Enable the stream-side token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bp 24u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm 0x01000000u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bw 1u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_reset 0x0u
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_cfg_1s_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm) >> UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_cfg_1s_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bp) & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_EN_bm));
+}
+/**
+ * Field cfg_1s.pause bit 25 (RW, reset 0x0). Pause the stream-side token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bp 25u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm 0x02000000u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bw 1u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_reset 0x0u
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_cfg_1s_pause_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm) >> UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_cfg_1s_pause_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bp) & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_CFG_1S_PAUSE_bm));
+}
+
+/**
+ * Register mask at bundle offset 0x14: RW, 32 bits. Masks the stream rate limiter's types: per bit,
+ * 0 = the limiter is active, 1 = it is masked; both are masked at reset. The driver lays the stream
+ * limiter out as the per-queue rlimit block (struct udma_rlimit_common, mask at +0x14), the DGE/QoS
+ * page gives the same offset and the two bits; no source gives the access: RW inferred, hence
+ * MED/INFERRED.
+ *
+ * Bits no source names: mask 0xfffffffc.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_OFFSET 0x14u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_RESET 0x00000003u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_RESET_MASK 0x00000003u
 static inline uint64_t udma_m2s_mariana_m2s_stream_rate_limiter_mask_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_OFFSET + UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_OFFSET;
+}
+/**
+ * Field mask.external_rate_limiter bit 0 (RW, reset 0x1). Mask the external rate limiter (set at
+ * reset: no limiting until armed).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bp 0u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm 0x00000001u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bw 1u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_reset 0x1u
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_mask_external_rate_limiter_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm) >> UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_mask_external_rate_limiter_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bp) & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_EXTERNAL_RATE_LIMITER_bm));
+}
+/**
+ * Field mask.internal_rate_limiter bit 1 (RW, reset 0x1). Mask the internal rate limiter (set at
+ * reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bp 1u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm 0x00000002u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bw 1u
+#define UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_reset 0x1u
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_mask_internal_rate_limiter_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm) >> UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_stream_rate_limiter_mask_internal_rate_limiter_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bp) & UDMA_M2S_MARIANA_M2S_STREAM_RATE_LIMITER_MASK_INTERNAL_RATE_LIMITER_bm));
 }
 
 /**
  * Bundle M2S_comp on mariana at 0x400 (0x100 bytes). Completion controller: coalesces completions
  * per queue, writes the TX completion ring, awaits the application ACK. Cayman/Mariana: 4
- * registers, all named but without register offsets (the two pages list them in different orders),
- * so none is declared: cfg_1c, reset 0x01010040 (equal in the Maverick header):
- * comp_fifo_depth[7:0] = 0x40, unack_fifo_depth[19:8] = 0x100, q_promotion[24] = 1, force_rr[25] =
- * 0 (QoS arbitration at reset), q_free_min[31:28] = 0; cfg_coal: timer[31:0] = 0x0186A0 (100000);
- * cfg_application_ack: tout[23:0] = 0x0186A0; cfg_application_ack2: mask_err_indication_data[0] =
- * 0, mask_err_indication_tuser[1] = 0, err_indication_data_offset[6:2] = 0x1E.
+ * registers: cfg_1c (+0x0) and cfg_coal (+0x4) placed by the DGE/QoS page (Cayman schema),
+ * cfg_application_ack (+0x8) by the driver; cfg_application_ack2 (mask_err_indication_data[0] = 0,
+ * mask_err_indication_tuser[1] = 0, err_indication_data_offset[6:2] = 0x1E) has no offset in any
+ * source, so it is not declared.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4197,6 +5021,133 @@ static inline uint64_t udma_m2s_mariana_m2s_stream_rate_limiter_mask_addr(uint64
 /** The bundle in the register file whose window starts at `base`: its address. */
 static inline uint64_t udma_m2s_mariana_m2s_comp_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_M2S_COMP_OFFSET;
+}
+
+/**
+ * Register cfg_1c at bundle offset 0x0: RW, 32 bits, reset 0x01010040. Completion arbiter
+ * configuration: the FIFO depths and the arbitration, QoS-based at reset (force_rr = 0, the only
+ * arbiter that starts so) with the in-progress queue promoted. Offset and fields from the DGE/QoS
+ * page (Cayman schema), which gives no access: RW inferred (a configuration word), hence
+ * MED/INFERRED. The whole-word reset is the hw-engine page's (equal in the Maverick header) and
+ * matches the fields' resets.
+ *
+ * Bits no source names: mask 0x0cf00000.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_OFFSET 0x0u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_RESET 0x01010040u
+static inline uint64_t udma_m2s_mariana_m2s_comp_cfg_1c_addr(uint64_t base) {
+    return base + UDMA_M2S_MARIANA_M2S_COMP_OFFSET + UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_OFFSET;
+}
+/**
+ * Field cfg_1c.comp_fifo_depth bits 7:0 (RW, reset 0x40). Completion FIFO size, in descriptors per
+ * queue.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bp 0u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm 0x000000ffu
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bw 8u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_reset 0x40u
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_comp_fifo_depth_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm) >> UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_comp_fifo_depth_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bp) & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_COMP_FIFO_DEPTH_bm));
+}
+/**
+ * Field cfg_1c.unack_fifo_depth bits 19:8 (RW, reset 0x100). Unacknowledged FIFO size, in
+ * descriptors.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bp 8u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm 0x000fff00u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bw 12u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_reset 0x100u
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_unack_fifo_depth_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm) >> UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_unack_fifo_depth_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bp) & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_UNACK_FIFO_DEPTH_bm));
+}
+/**
+ * Field cfg_1c.q_promotion bit 24 (RW, reset 0x1). Promote the in-progress queue in the completion
+ * scheduler (on at reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bp 24u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bm 0x01000000u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bw 1u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_reset 0x1u
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_q_promotion_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bm) >> UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_q_promotion_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bp) & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_PROMOTION_bm));
+}
+/**
+ * Field cfg_1c.force_rr bit 25 (RW, reset 0x0). Force round robin; 0 (the reset) arbitrates
+ * completions by QoS.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bp 25u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bm 0x02000000u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bw 1u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_reset 0x0u
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_force_rr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bm) >> UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_force_rr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bp) & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_FORCE_RR_bm));
+}
+/**
+ * Field cfg_1c.q_free_min bits 31:28 (RW, reset 0x0). Minimum free completion entries for a queue
+ * to qualify for promotion.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bp 28u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bm 0xf0000000u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bw 4u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_reset 0x0u
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_q_free_min_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bm) >> UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_1c_q_free_min_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bp) & UDMA_M2S_MARIANA_M2S_COMP_CFG_1C_Q_FREE_MIN_bm));
+}
+
+/**
+ * Register cfg_coal at bundle offset 0x4: RW, 32 bits. Completion coalescing timer. Offset and
+ * field from the DGE/QoS page (Cayman schema), which gives no access: RW inferred (a configuration
+ * word), hence MED/INFERRED.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_OFFSET 0x4u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_RESET 0x000186a0u
+static inline uint64_t udma_m2s_mariana_m2s_comp_cfg_coal_addr(uint64_t base) {
+    return base + UDMA_M2S_MARIANA_M2S_COMP_OFFSET + UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_OFFSET;
+}
+/**
+ * Field cfg_coal.timer bits 31:0 (RW, reset 0x186a0). The completion-coalescing timer (100000 at
+ * reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bp 0u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bm 0xffffffffu
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bw 32u
+#define UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_reset 0x186a0u
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_coal_timer_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bm) >> UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_comp_cfg_coal_timer_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bp) & UDMA_M2S_MARIANA_M2S_COMP_CFG_COAL_TIMER_bm));
 }
 
 /**
@@ -4957,15 +5908,15 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tcrhp_internal_descriptor_offset_g
 
 /**
  * Register rate_limit_cfg_1 at bundle offset 0x60: RW, 32 bits, reset 0x00ffffff. Per-queue
- * token-bucket rate-limit configuration 1 (holds max_burst_size; bit positions not given, so no
- * field). Reset 0x00FFFFFF, from the page's table of reset words matched between the schema and the
- * generated headers. Exact name and offset are the Maverick field table's (HIGH/OBSERVED there).
- * For Cayman/Mariana they are inferred: the Cayman page gives only the range 0x60-0x74
- * (rate_limit_cfg_* / sw_ctrl / mask), its 30-register count leaves exactly six registers for those
- * six word slots, and common offsets are identical to the Maverick header (§10); hence
- * MED/INFERRED.
+ * token-bucket rate-limit configuration 1: the queue's burst cap, enable and pause (fields from the
+ * DGE/QoS page, Cayman schema; the Maverick table gives none). Reset 0x00FFFFFF, from the page's
+ * table of reset words matched between the schema and the generated headers. Exact name and offset
+ * are the Maverick field table's (HIGH/OBSERVED there). For Cayman/Mariana they are inferred: the
+ * Cayman page gives only the range 0x60-0x74 (rate_limit_cfg_* / sw_ctrl / mask), its 30-register
+ * count leaves exactly six registers for those six word slots, and common offsets are identical to
+ * the Maverick header (§10); hence MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfc000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -4973,6 +5924,50 @@ static inline uint32_t udma_m2s_mariana_m2s_q_tcrhp_internal_descriptor_offset_g
 #define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_RESET 0x00ffffffu
 static inline uint64_t udma_m2s_mariana_m2s_q_rate_limit_cfg_1_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_OFFSET;
+}
+/**
+ * Field rate_limit_cfg_1.max_burst_size bits 23:0 (RW, reset 0xffffff). The queue's token-bucket
+ * cap.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bp 0u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm 0x00ffffffu
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bw 24u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_reset 0xffffffu
+static inline uint32_t udma_m2s_mariana_m2s_q_rate_limit_cfg_1_max_burst_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm) >> UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_q_rate_limit_cfg_1_max_burst_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bp) & UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_MAX_BURST_SIZE_bm));
+}
+/**
+ * Field rate_limit_cfg_1.en bit 24 (RW). Enable the queue's token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bp 24u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bm 0x01000000u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bw 1u
+static inline uint32_t udma_m2s_mariana_m2s_q_rate_limit_cfg_1_en_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bm) >> UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_q_rate_limit_cfg_1_en_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bp) & UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_EN_bm));
+}
+/**
+ * Field rate_limit_cfg_1.pause bit 25 (RW). Pause the queue's token bucket.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bp 25u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm 0x02000000u
+#define UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bw 1u
+static inline uint32_t udma_m2s_mariana_m2s_q_rate_limit_cfg_1_pause_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm) >> UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_q_rate_limit_cfg_1_pause_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bp) & UDMA_M2S_MARIANA_M2S_Q_RATE_LIMIT_CFG_1_PAUSE_bm));
 }
 
 /**
@@ -5090,13 +6085,28 @@ static inline uint32_t udma_m2s_mariana_m2s_q_rate_limit_mask_internal_pause_dmb
  * word slots, named in that order) and common offsets are identical to the Maverick header (§10);
  * hence MED/INFERRED.
  *
- * Bits no source names: mask 0xfeffffff.
+ * Bits no source names: mask 0xfc000000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_OFFSET 0x80u
 static inline uint64_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_OFFSET;
+}
+/**
+ * Field dwrr_cfg_1.max_deficit_cnt_size bits 23:0 (RW). The largest value this queue's deficit
+ * counter may reach.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bp 0u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm 0x00ffffffu
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bw 24u
+static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_max_deficit_cnt_size_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm) >> UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_max_deficit_cnt_size_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bp) & UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_MAX_DEFICIT_CNT_SIZE_bm));
 }
 /**
  * Field dwrr_cfg_1.strict bit 24 (RW). Strict-priority mode for this queue (field named on the
@@ -5113,6 +6123,20 @@ static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_strict_get(uint32_t reg
 static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_strict_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_STRICT_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_STRICT_bp) & UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_STRICT_bm));
 }
+/**
+ * Field dwrr_cfg_1.pause bit 25 (RW). Pause this queue in the DWRR scheduler.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bp 25u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bm 0x02000000u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bw 1u
+static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_pause_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bm) >> UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bp);
+}
+static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_pause_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bp) & UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_1_PAUSE_bm));
+}
 
 /**
  * Register dwrr_cfg_2 at bundle offset 0x84: RW, 32 bits. Per-queue DWRR QoS. Exact offset is the
@@ -5126,17 +6150,21 @@ static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_1_strict_set(uint32_t reg
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_OFFSET 0x84u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_RESET_MASK 0x000000ffu
 static inline uint64_t udma_m2s_mariana_m2s_q_dwrr_cfg_2_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_OFFSET;
 }
 /**
- * Field dwrr_cfg_2.q_qos bits 7:0 (RW). Queue QoS for the DWRR scheduler.
+ * Field dwrr_cfg_2.q_qos bits 7:0 (RW, reset 0x0). Queue QoS for the DWRR scheduler. Reset 0 in the
+ * Cayman schema (the DGE/QoS page).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_Q_QOS_bp 0u
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_Q_QOS_bm 0x000000ffu
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_Q_QOS_bw 8u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_Q_QOS_reset 0x0u
 static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_2_q_qos_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_Q_QOS_bm) >> UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_2_Q_QOS_bp);
 }
@@ -5156,17 +6184,21 @@ static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_2_q_qos_set(uint32_t reg,
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_OFFSET 0x88u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_RESET 0x00000000u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_RESET_MASK 0x000000ffu
 static inline uint64_t udma_m2s_mariana_m2s_q_dwrr_cfg_3_addr(uint64_t base, uint64_t i) {
     return base + UDMA_M2S_MARIANA_M2S_Q_OFFSET + i * UDMA_M2S_MARIANA_M2S_Q_STRIDE + UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_OFFSET;
 }
 /**
- * Field dwrr_cfg_3.weight bits 7:0 (RW). DWRR weight of the queue.
+ * Field dwrr_cfg_3.weight bits 7:0 (RW, reset 0x0). DWRR weight of the queue. Reset 0 in the Cayman
+ * schema (the DGE/QoS page).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_WEIGHT_bp 0u
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_WEIGHT_bm 0x000000ffu
 #define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_WEIGHT_bw 8u
+#define UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_WEIGHT_reset 0x0u
 static inline uint32_t udma_m2s_mariana_m2s_q_dwrr_cfg_3_weight_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_WEIGHT_bm) >> UDMA_M2S_MARIANA_M2S_Q_DWRR_CFG_3_WEIGHT_bp);
 }
@@ -5843,11 +6875,12 @@ static inline uint64_t udma_m2s_maverick_m2s_sel_comp_fifo_status_addr(uint64_t 
 
 /**
  * Register sel_rate_limit_status at bundle offset 0x40: RO, 32 bits. Selected-queue debug read:
- * rate-limiter (token) status of the selected queue; fields not given. The Maverick table gives the
- * four sel_* registers as one row over +0x38..0x44; the offset of each is read from the row's
- * listing order (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference; the Cayman page
- * names sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register
- * count and the §10 common-offset identity.
+ * rate-limiter (token) status of the selected queue. The Maverick table gives the four sel_*
+ * registers as one row over +0x38..0x44; the offset of each is read from the row's listing order
+ * (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference (the DGE/QoS page, from the
+ * Cayman schema, now places sel_rate_limit_status at +0x40 too); the Cayman page names
+ * sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register count
+ * and the §10 common-offset identity.
  *
  * Bits no source names: mask 0xffffffff.
  *
@@ -5860,11 +6893,12 @@ static inline uint64_t udma_m2s_maverick_m2s_sel_rate_limit_status_addr(uint64_t
 
 /**
  * Register sel_dwrr_status at bundle offset 0x44: RO, 32 bits. Selected-queue debug read: DWRR
- * (deficit) status of the selected queue; fields not given. The Maverick table gives the four sel_*
- * registers as one row over +0x38..0x44; the offset of each is read from the row's listing order
- * (sel_pref_, comp_fifo, rate_limit_, dwrr), which is an inference; the Cayman page names
- * sel_pref_fifo_status only, and the others' Cayman/Mariana presence rests on the 23-register count
- * and the §10 common-offset identity.
+ * (deficit) status of the selected queue. The Maverick table gives the four sel_* registers as one
+ * row over +0x38..0x44; the offset of each is read from the row's listing order (sel_pref_,
+ * comp_fifo, rate_limit_, dwrr), which is an inference (the DGE/QoS page, from the Cayman schema,
+ * now places sel_dwrr_status at +0x44 too); the Cayman page names sel_pref_fifo_status only, and
+ * the others' Cayman/Mariana presence rests on the 23-register count and the §10 common-offset
+ * identity.
  *
  * Bits no source names: mask 0xffffffff.
  *
@@ -5983,10 +7017,9 @@ static inline uint64_t udma_m2s_maverick_m2s_rd_addr(uint64_t base) {
 
 /**
  * Bundle M2S_dwrr on maverick at 0x340 (0x40 bytes). DWRR packet scheduler over the 16 queues (byte
- * or packet mode). Cayman/Mariana: 2 registers. Not declared (no register offsets given):
- * cfg_sched, reset 0x00070200 (equal in the Maverick and Sunda headers): en_dwrr[0] = 0
- * (round-robin among equal QoS at reset), pkt_mode_en[4] (0 = byte, 1 = packet), weight_inc[9:8] =
- * 2, inc_factor[19:16] = 7 (128 B). The second register is not named.
+ * or packet mode). Cayman/Mariana: 2 registers, both placed by the DGE/QoS page from the Cayman
+ * schema: cfg_sched (+0x0) and ctrl_deficit_cnt (+0x4). Maverick keeps the bundle base; its
+ * registers are not given.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -6001,8 +7034,8 @@ static inline uint64_t udma_m2s_maverick_m2s_dwrr_addr(uint64_t base) {
 
 /**
  * Bundle M2S_rate_limiter on maverick at 0x380 (0x40 bytes). Global token-bucket rate limiter
- * (masked at reset). Cayman/Mariana: 3 registers. Not declared (no register offsets given): gen_cfg
- * carries pkt_mode_en[24] (0 = byte, 1 = packet mode).
+ * (masked at reset). Cayman/Mariana: 3 registers (gen_cfg, ctrl_cycle_cnt, ctrl_token); the DGE/QoS
+ * page places gen_cfg at +0x0, the others have no offset in any source.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -6017,7 +7050,8 @@ static inline uint64_t udma_m2s_maverick_m2s_rate_limiter_addr(uint64_t base) {
 
 /**
  * Bundle M2S_stream_rate_limiter on maverick at 0x3c0 (0x40 bytes). Stream-side token-bucket rate
- * limiter. Cayman/Mariana: 6 registers; none is named by the pages.
+ * limiter, masked at reset. Cayman/Mariana: 6 registers; the DGE/QoS page names and places cfg_1s
+ * (+0x0) and mask (+0x14), which the driver also places; the other four are not named.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -6033,12 +7067,10 @@ static inline uint64_t udma_m2s_maverick_m2s_stream_rate_limiter_addr(uint64_t b
 /**
  * Bundle M2S_comp on maverick at 0x400 (0x100 bytes). Completion controller: coalesces completions
  * per queue, writes the TX completion ring, awaits the application ACK. Cayman/Mariana: 4
- * registers, all named but without register offsets (the two pages list them in different orders),
- * so none is declared: cfg_1c, reset 0x01010040 (equal in the Maverick header):
- * comp_fifo_depth[7:0] = 0x40, unack_fifo_depth[19:8] = 0x100, q_promotion[24] = 1, force_rr[25] =
- * 0 (QoS arbitration at reset), q_free_min[31:28] = 0; cfg_coal: timer[31:0] = 0x0186A0 (100000);
- * cfg_application_ack: tout[23:0] = 0x0186A0; cfg_application_ack2: mask_err_indication_data[0] =
- * 0, mask_err_indication_tuser[1] = 0, err_indication_data_offset[6:2] = 0x1E.
+ * registers: cfg_1c (+0x0) and cfg_coal (+0x4) placed by the DGE/QoS page (Cayman schema),
+ * cfg_application_ack (+0x8) by the driver; cfg_application_ack2 (mask_err_indication_data[0] = 0,
+ * mask_err_indication_tuser[1] = 0, err_indication_data_offset[6:2] = 0x1E) has no offset in any
+ * source, so it is not declared.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -6782,13 +7814,13 @@ static inline uint64_t udma_m2s_maverick_m2s_q_cfg_2_addr(uint64_t base, uint64_
 
 /**
  * Register rate_limit_cfg_1 at bundle offset 0x60: RW, 32 bits, reset 0x00ffffff. Per-queue
- * token-bucket rate-limit configuration 1 (holds max_burst_size; bit positions not given, so no
- * field). Reset 0x00FFFFFF, from the page's table of reset words matched between the schema and the
- * generated headers. Exact name and offset are the Maverick field table's (HIGH/OBSERVED there).
- * For Cayman/Mariana they are inferred: the Cayman page gives only the range 0x60-0x74
- * (rate_limit_cfg_* / sw_ctrl / mask), its 30-register count leaves exactly six registers for those
- * six word slots, and common offsets are identical to the Maverick header (§10); hence
- * MED/INFERRED.
+ * token-bucket rate-limit configuration 1: the queue's burst cap, enable and pause (fields from the
+ * DGE/QoS page, Cayman schema; the Maverick table gives none). Reset 0x00FFFFFF, from the page's
+ * table of reset words matched between the schema and the generated headers. Exact name and offset
+ * are the Maverick field table's (HIGH/OBSERVED there). For Cayman/Mariana they are inferred: the
+ * Cayman page gives only the range 0x60-0x74 (rate_limit_cfg_* / sw_ctrl / mask), its 30-register
+ * count leaves exactly six registers for those six word slots, and common offsets are identical to
+ * the Maverick header (§10); hence MED/INFERRED.
  *
  * Bits no source names: mask 0xffffffff.
  *
@@ -6915,7 +7947,8 @@ static inline uint64_t udma_m2s_maverick_m2s_q_dwrr_cfg_2_addr(uint64_t base, ui
     return base + UDMA_M2S_MAVERICK_M2S_Q_OFFSET + i * UDMA_M2S_MAVERICK_M2S_Q_STRIDE + UDMA_M2S_MAVERICK_M2S_Q_DWRR_CFG_2_OFFSET;
 }
 /**
- * Field dwrr_cfg_2.q_qos bits 7:0 (RW). Queue QoS for the DWRR scheduler.
+ * Field dwrr_cfg_2.q_qos bits 7:0 (RW). Queue QoS for the DWRR scheduler. Maverick: the field table
+ * gives no reset.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -6945,7 +7978,8 @@ static inline uint64_t udma_m2s_maverick_m2s_q_dwrr_cfg_3_addr(uint64_t base, ui
     return base + UDMA_M2S_MAVERICK_M2S_Q_OFFSET + i * UDMA_M2S_MAVERICK_M2S_Q_STRIDE + UDMA_M2S_MAVERICK_M2S_Q_DWRR_CFG_3_OFFSET;
 }
 /**
- * Field dwrr_cfg_3.weight bits 7:0 (RW). DWRR weight of the queue.
+ * Field dwrr_cfg_3.weight bits 7:0 (RW). DWRR weight of the queue. Maverick: the field table gives
+ * no reset.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */

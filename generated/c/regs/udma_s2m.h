@@ -904,11 +904,12 @@ static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_1_addr(uint64_t base)
 /**
  * Register desc_pref_cfg_2 at bundle offset 0x4: RW, 32 bits, reset 0x00010407. Descriptor-prefetch
  * configuration 2 (absolute 0x304): reset 0x00010407, identical in the Cayman schema and the
- * Maverick header. Fields not given for S2M (the hw-engine page's pref_force_rr[16] is M2S_rd's;
- * bit 16 is set in this reset word too, but the page does not say it is the same field). The page
- * gives no access: RW inferred (configuration); offset and reset are HIGH/OBSERVED.
+ * Maverick header. The DGE/QoS page names bit 16 pref_force_rr from the Cayman schema (reset 1,
+ * round robin like M2S_rd's); the hw-engine page's pref_force_rr[16] is M2S_rd's, and no source
+ * names S2M's other bits or Maverick's fields. The page gives no access: RW inferred
+ * (configuration); offset and reset are HIGH/OBSERVED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffeffff.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -916,6 +917,22 @@ static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_1_addr(uint64_t base)
 #define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_RESET 0x00010407u
 static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_RD_OFFSET + UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_OFFSET;
+}
+/**
+ * Field desc_pref_cfg_2.pref_force_rr bit 16 (RW, reset 0x1). Force round robin in the RX prefetch
+ * arbiter (set at reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp 16u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm 0x00010000u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bw 1u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_reset 0x1u
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_2_pref_force_rr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm) >> UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp);
+}
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_2_pref_force_rr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp) & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm));
 }
 
 /**
@@ -2326,24 +2343,28 @@ static inline uint32_t udma_s2m_sunda_s2m_q_pkt_cfg_en_hdr_split_set(uint32_t re
 
 /**
  * Register qos_cfg at bundle offset 0x60: RW, 32 bits. Per-queue QoS (no DWRR weight register: RX
- * does not deficit-schedule). Reset not given. Same on Maverick.
+ * does not deficit-schedule). Same on Maverick; q_qos resets to 0 in the Cayman schema (the DGE/QoS
+ * page), Maverick's reset is not given.
  *
  * Bits no source names: mask 0xffffff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_OFFSET 0x60u
+#define UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_RESET 0x00000000u
+#define UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_RESET_MASK 0x000000ffu
 static inline uint64_t udma_s2m_sunda_s2m_q_qos_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_OFFSET;
 }
 /**
- * Field qos_cfg.q_qos bits 7:0 (RW). Queue QoS.
+ * Field qos_cfg.q_qos bits 7:0 (RW, reset 0x0). Queue QoS.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_Q_QOS_bp 0u
 #define UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_Q_QOS_bm 0x000000ffu
 #define UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_Q_QOS_bw 8u
+#define UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_Q_QOS_reset 0x0u
 static inline uint32_t udma_s2m_sunda_s2m_q_qos_cfg_q_qos_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_Q_QOS_bm) >> UDMA_S2M_SUNDA_S2M_Q_QOS_CFG_Q_QOS_bp);
 }
@@ -3310,11 +3331,12 @@ static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_1_addr(uint64_t base
 /**
  * Register desc_pref_cfg_2 at bundle offset 0x4: RW, 32 bits, reset 0x00010407. Descriptor-prefetch
  * configuration 2 (absolute 0x304): reset 0x00010407, identical in the Cayman schema and the
- * Maverick header. Fields not given for S2M (the hw-engine page's pref_force_rr[16] is M2S_rd's;
- * bit 16 is set in this reset word too, but the page does not say it is the same field). The page
- * gives no access: RW inferred (configuration); offset and reset are HIGH/OBSERVED.
+ * Maverick header. The DGE/QoS page names bit 16 pref_force_rr from the Cayman schema (reset 1,
+ * round robin like M2S_rd's); the hw-engine page's pref_force_rr[16] is M2S_rd's, and no source
+ * names S2M's other bits or Maverick's fields. The page gives no access: RW inferred
+ * (configuration); offset and reset are HIGH/OBSERVED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffeffff.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -3322,6 +3344,22 @@ static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_1_addr(uint64_t base
 #define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_RESET 0x00010407u
 static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_RD_OFFSET + UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_OFFSET;
+}
+/**
+ * Field desc_pref_cfg_2.pref_force_rr bit 16 (RW, reset 0x1). Force round robin in the RX prefetch
+ * arbiter (set at reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp 16u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm 0x00010000u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bw 1u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_reset 0x1u
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_2_pref_force_rr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm) >> UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp);
+}
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_2_pref_force_rr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp) & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm));
 }
 
 /**
@@ -4732,24 +4770,28 @@ static inline uint32_t udma_s2m_cayman_s2m_q_pkt_cfg_en_hdr_split_set(uint32_t r
 
 /**
  * Register qos_cfg at bundle offset 0x60: RW, 32 bits. Per-queue QoS (no DWRR weight register: RX
- * does not deficit-schedule). Reset not given. Same on Maverick.
+ * does not deficit-schedule). Same on Maverick; q_qos resets to 0 in the Cayman schema (the DGE/QoS
+ * page), Maverick's reset is not given.
  *
  * Bits no source names: mask 0xffffff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_OFFSET 0x60u
+#define UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_RESET 0x00000000u
+#define UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_RESET_MASK 0x000000ffu
 static inline uint64_t udma_s2m_cayman_s2m_q_qos_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_OFFSET;
 }
 /**
- * Field qos_cfg.q_qos bits 7:0 (RW). Queue QoS.
+ * Field qos_cfg.q_qos bits 7:0 (RW, reset 0x0). Queue QoS.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_Q_QOS_bp 0u
 #define UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_Q_QOS_bm 0x000000ffu
 #define UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_Q_QOS_bw 8u
+#define UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_Q_QOS_reset 0x0u
 static inline uint32_t udma_s2m_cayman_s2m_q_qos_cfg_q_qos_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_Q_QOS_bm) >> UDMA_S2M_CAYMAN_S2M_Q_QOS_CFG_Q_QOS_bp);
 }
@@ -5716,11 +5758,12 @@ static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_1_addr(uint64_t bas
 /**
  * Register desc_pref_cfg_2 at bundle offset 0x4: RW, 32 bits, reset 0x00010407. Descriptor-prefetch
  * configuration 2 (absolute 0x304): reset 0x00010407, identical in the Cayman schema and the
- * Maverick header. Fields not given for S2M (the hw-engine page's pref_force_rr[16] is M2S_rd's;
- * bit 16 is set in this reset word too, but the page does not say it is the same field). The page
- * gives no access: RW inferred (configuration); offset and reset are HIGH/OBSERVED.
+ * Maverick header. The DGE/QoS page names bit 16 pref_force_rr from the Cayman schema (reset 1,
+ * round robin like M2S_rd's); the hw-engine page's pref_force_rr[16] is M2S_rd's, and no source
+ * names S2M's other bits or Maverick's fields. The page gives no access: RW inferred
+ * (configuration); offset and reset are HIGH/OBSERVED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffeffff.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -5728,6 +5771,22 @@ static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_1_addr(uint64_t bas
 #define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_RESET 0x00010407u
 static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_2_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_RD_OFFSET + UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_OFFSET;
+}
+/**
+ * Field desc_pref_cfg_2.pref_force_rr bit 16 (RW, reset 0x1). Force round robin in the RX prefetch
+ * arbiter (set at reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp 16u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm 0x00010000u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bw 1u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_reset 0x1u
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_2_pref_force_rr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm) >> UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp);
+}
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_2_pref_force_rr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bp) & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_2_PREF_FORCE_RR_bm));
 }
 
 /**
@@ -7138,24 +7197,28 @@ static inline uint32_t udma_s2m_mariana_s2m_q_pkt_cfg_en_hdr_split_set(uint32_t 
 
 /**
  * Register qos_cfg at bundle offset 0x60: RW, 32 bits. Per-queue QoS (no DWRR weight register: RX
- * does not deficit-schedule). Reset not given. Same on Maverick.
+ * does not deficit-schedule). Same on Maverick; q_qos resets to 0 in the Cayman schema (the DGE/QoS
+ * page), Maverick's reset is not given.
  *
  * Bits no source names: mask 0xffffff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_OFFSET 0x60u
+#define UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_RESET 0x00000000u
+#define UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_RESET_MASK 0x000000ffu
 static inline uint64_t udma_s2m_mariana_s2m_q_qos_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_OFFSET;
 }
 /**
- * Field qos_cfg.q_qos bits 7:0 (RW). Queue QoS.
+ * Field qos_cfg.q_qos bits 7:0 (RW, reset 0x0). Queue QoS.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_Q_QOS_bp 0u
 #define UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_Q_QOS_bm 0x000000ffu
 #define UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_Q_QOS_bw 8u
+#define UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_Q_QOS_reset 0x0u
 static inline uint32_t udma_s2m_mariana_s2m_q_qos_cfg_q_qos_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_Q_QOS_bm) >> UDMA_S2M_MARIANA_S2M_Q_QOS_CFG_Q_QOS_bp);
 }
@@ -8072,9 +8135,10 @@ static inline uint64_t udma_s2m_maverick_s2m_rd_addr(uint64_t base) {
 /**
  * Register desc_pref_cfg_2 at bundle offset 0x4: RW, 32 bits, reset 0x00010407. Descriptor-prefetch
  * configuration 2 (absolute 0x304): reset 0x00010407, identical in the Cayman schema and the
- * Maverick header. Fields not given for S2M (the hw-engine page's pref_force_rr[16] is M2S_rd's;
- * bit 16 is set in this reset word too, but the page does not say it is the same field). The page
- * gives no access: RW inferred (configuration); offset and reset are HIGH/OBSERVED.
+ * Maverick header. The DGE/QoS page names bit 16 pref_force_rr from the Cayman schema (reset 1,
+ * round robin like M2S_rd's); the hw-engine page's pref_force_rr[16] is M2S_rd's, and no source
+ * names S2M's other bits or Maverick's fields. The page gives no access: RW inferred
+ * (configuration); offset and reset are HIGH/OBSERVED.
  *
  * Bits no source names: mask 0xffffffff.
  *
@@ -9497,7 +9561,8 @@ static inline uint32_t udma_s2m_maverick_s2m_q_pkt_cfg_en_hdr_split_set(uint32_t
 
 /**
  * Register qos_cfg at bundle offset 0x60: RW, 32 bits. Per-queue QoS (no DWRR weight register: RX
- * does not deficit-schedule). Reset not given. Same on Maverick.
+ * does not deficit-schedule). Same on Maverick; q_qos resets to 0 in the Cayman schema (the DGE/QoS
+ * page), Maverick's reset is not given.
  *
  * Bits no source names: mask 0xffffff00.
  *
@@ -9508,7 +9573,7 @@ static inline uint64_t udma_s2m_maverick_s2m_q_qos_cfg_addr(uint64_t base, uint6
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_QOS_CFG_OFFSET;
 }
 /**
- * Field qos_cfg.q_qos bits 7:0 (RW). Queue QoS.
+ * Field qos_cfg.q_qos bits 7:0 (RW). Queue QoS (Maverick: reset not given).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
