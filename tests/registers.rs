@@ -1045,3 +1045,22 @@ fn the_arbiter_registers_sit_where_the_cayman_schema_puts_them() {
     let mav = register("UDMA_M2S", "M2S_Q", "dwrr_cfg_2", "maverick");
     assert_eq!(field(mav, "q_qos", "maverick").reset, None);
 }
+
+#[test]
+fn every_evt_sem_window_resets_to_0() {
+    // The CSR Field-Table Index §3.4: "**NOTE — EVT_SEM ResetValue is bare `"0"`** (no `0x`)
+    // for this file only"; §4: the file is invariant from v2 (sunda) to v4 (mariana).
+    let windows = [
+        "tpb_events",
+        "tpb_semaphores_read",
+        "tpb_semaphores_set",
+        "tpb_semaphores_inc",
+        "tpb_semaphores_dec",
+    ];
+    for arch in ["sunda", "cayman", "mariana"] {
+        for w in windows {
+            let r = register("TPB_EVENTS_SEMAPHORES_AXI", w, w, arch);
+            assert_eq!(field(r, "value", arch).reset, Some(0), "{w} on {arch}");
+        }
+    }
+}

@@ -107,19 +107,22 @@ static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_events_addr(uint64_t 
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_RESET 0x00000000u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_RESET_MASK 0x00000001u
 static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_events_tpb_events_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_OFFSET;
 }
 /**
- * Field tpb_events.value bit 0 (RW). Schema description: "event clear - 0 , event set - 1". Write 1
- * = set, 0 = clear; read = the event's state. The name is the page's `value[0]` (BitFields[0]); no
- * reset is given.
+ * Field tpb_events.value bit 0 (RW, reset 0x0). Schema description: "event clear - 0 , event set -
+ * 1". Write 1 = set, 0 = clear; read = the event's state. The name is the page's `value[0]`
+ * (BitFields[0]); it resets to 0 (the schema's bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_VALUE_bm 0x00000001u
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_VALUE_bw 1u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_sunda_tpb_events_tpb_events_value_get(uint32_t reg) {
     return (uint32_t)((reg & TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_VALUE_bm) >> TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_EVENTS_TPB_EVENTS_VALUE_bp);
 }
@@ -160,20 +163,22 @@ static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_read_addr(
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_read_tpb_semaphores_read_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_OFFSET;
 }
 /**
- * Field tpb_semaphores_read.value bits 31:0 (RO). The semaphore's current 32-bit count (schema
- * description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred: the page
- * gives this field only as `[31:0]` (BitFields[0]) and names the events bundle's field `value`. No
- * reset is given.
+ * Field tpb_semaphores_read.value bits 31:0 (RO, reset 0x0). The semaphore's current 32-bit count
+ * (schema description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred: the
+ * page gives this field only as `[31:0]` (BitFields[0]) and names the events bundle's field
+ * `value`. Resets to 0 (the schema's bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_sunda_tpb_semaphores_read_tpb_semaphores_read_value_get(uint32_t reg) {
     return (uint32_t)((reg & TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bm) >> TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bp);
 }
@@ -205,19 +210,22 @@ static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_set_addr(u
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_set_tpb_semaphores_set_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_OFFSET;
 }
 /**
- * Field tpb_semaphores_set.value bits 31:0 (WO). The new absolute count (schema description
- * "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives only
- * `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_set.value bits 31:0 (WO, reset 0x0). The new absolute count (schema
+ * description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred (the page
+ * gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's bare `"0"`
+ * ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_sunda_tpb_semaphores_set_tpb_semaphores_set_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm));
 }
@@ -253,19 +261,22 @@ static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_inc_addr(u
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_inc_tpb_semaphores_inc_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_OFFSET;
 }
 /**
- * Field tpb_semaphores_inc.value bits 31:0 (WO). The delta to add (schema description "value to
- * increment semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives
- * only `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_inc.value bits 31:0 (WO, reset 0x0). The delta to add (schema description
+ * "value to increment semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page
+ * gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's bare `"0"`
+ * ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_sunda_tpb_semaphores_inc_tpb_semaphores_inc_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm));
 }
@@ -300,19 +311,22 @@ static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_dec_addr(u
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_sunda_tpb_semaphores_dec_tpb_semaphores_dec_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_OFFSET;
 }
 /**
- * Field tpb_semaphores_dec.value bits 31:0 (WO). The delta to subtract (schema description "value
- * to decrement semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives
- * only `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_dec.value bits 31:0 (WO, reset 0x0). The delta to subtract (schema
+ * description "value to decrement semaphore by"). Bits and access HIGH/OBSERVED; the name is
+ * inferred (the page gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's
+ * bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_sunda_tpb_semaphores_dec_tpb_semaphores_dec_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_SUNDA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm));
 }
@@ -350,19 +364,22 @@ static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_events_addr(uint64_t
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_RESET 0x00000000u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_RESET_MASK 0x00000001u
 static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_events_tpb_events_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_OFFSET;
 }
 /**
- * Field tpb_events.value bit 0 (RW). Schema description: "event clear - 0 , event set - 1". Write 1
- * = set, 0 = clear; read = the event's state. The name is the page's `value[0]` (BitFields[0]); no
- * reset is given.
+ * Field tpb_events.value bit 0 (RW, reset 0x0). Schema description: "event clear - 0 , event set -
+ * 1". Write 1 = set, 0 = clear; read = the event's state. The name is the page's `value[0]`
+ * (BitFields[0]); it resets to 0 (the schema's bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_VALUE_bm 0x00000001u
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_VALUE_bw 1u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_cayman_tpb_events_tpb_events_value_get(uint32_t reg) {
     return (uint32_t)((reg & TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_VALUE_bm) >> TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_EVENTS_TPB_EVENTS_VALUE_bp);
 }
@@ -403,20 +420,22 @@ static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_read_addr
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_read_tpb_semaphores_read_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_OFFSET;
 }
 /**
- * Field tpb_semaphores_read.value bits 31:0 (RO). The semaphore's current 32-bit count (schema
- * description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred: the page
- * gives this field only as `[31:0]` (BitFields[0]) and names the events bundle's field `value`. No
- * reset is given.
+ * Field tpb_semaphores_read.value bits 31:0 (RO, reset 0x0). The semaphore's current 32-bit count
+ * (schema description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred: the
+ * page gives this field only as `[31:0]` (BitFields[0]) and names the events bundle's field
+ * `value`. Resets to 0 (the schema's bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_cayman_tpb_semaphores_read_tpb_semaphores_read_value_get(uint32_t reg) {
     return (uint32_t)((reg & TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bm) >> TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bp);
 }
@@ -448,19 +467,22 @@ static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_set_addr(
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_set_tpb_semaphores_set_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_OFFSET;
 }
 /**
- * Field tpb_semaphores_set.value bits 31:0 (WO). The new absolute count (schema description
- * "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives only
- * `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_set.value bits 31:0 (WO, reset 0x0). The new absolute count (schema
+ * description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred (the page
+ * gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's bare `"0"`
+ * ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_cayman_tpb_semaphores_set_tpb_semaphores_set_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm));
 }
@@ -496,19 +518,22 @@ static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_inc_addr(
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_inc_tpb_semaphores_inc_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_OFFSET;
 }
 /**
- * Field tpb_semaphores_inc.value bits 31:0 (WO). The delta to add (schema description "value to
- * increment semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives
- * only `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_inc.value bits 31:0 (WO, reset 0x0). The delta to add (schema description
+ * "value to increment semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page
+ * gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's bare `"0"`
+ * ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_cayman_tpb_semaphores_inc_tpb_semaphores_inc_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm));
 }
@@ -543,19 +568,22 @@ static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_dec_addr(
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_cayman_tpb_semaphores_dec_tpb_semaphores_dec_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_OFFSET;
 }
 /**
- * Field tpb_semaphores_dec.value bits 31:0 (WO). The delta to subtract (schema description "value
- * to decrement semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives
- * only `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_dec.value bits 31:0 (WO, reset 0x0). The delta to subtract (schema
+ * description "value to decrement semaphore by"). Bits and access HIGH/OBSERVED; the name is
+ * inferred (the page gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's
+ * bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_cayman_tpb_semaphores_dec_tpb_semaphores_dec_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_CAYMAN_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm));
 }
@@ -593,19 +621,22 @@ static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_events_addr(uint64_
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_RESET 0x00000000u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_RESET_MASK 0x00000001u
 static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_events_tpb_events_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_OFFSET;
 }
 /**
- * Field tpb_events.value bit 0 (RW). Schema description: "event clear - 0 , event set - 1". Write 1
- * = set, 0 = clear; read = the event's state. The name is the page's `value[0]` (BitFields[0]); no
- * reset is given.
+ * Field tpb_events.value bit 0 (RW, reset 0x0). Schema description: "event clear - 0 , event set -
+ * 1". Write 1 = set, 0 = clear; read = the event's state. The name is the page's `value[0]`
+ * (BitFields[0]); it resets to 0 (the schema's bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_VALUE_bm 0x00000001u
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_VALUE_bw 1u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_mariana_tpb_events_tpb_events_value_get(uint32_t reg) {
     return (uint32_t)((reg & TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_VALUE_bm) >> TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_EVENTS_TPB_EVENTS_VALUE_bp);
 }
@@ -646,20 +677,22 @@ static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_read_add
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_read_tpb_semaphores_read_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_OFFSET;
 }
 /**
- * Field tpb_semaphores_read.value bits 31:0 (RO). The semaphore's current 32-bit count (schema
- * description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred: the page
- * gives this field only as `[31:0]` (BitFields[0]) and names the events bundle's field `value`. No
- * reset is given.
+ * Field tpb_semaphores_read.value bits 31:0 (RO, reset 0x0). The semaphore's current 32-bit count
+ * (schema description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred: the
+ * page gives this field only as `[31:0]` (BitFields[0]) and names the events bundle's field
+ * `value`. Resets to 0 (the schema's bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_mariana_tpb_semaphores_read_tpb_semaphores_read_value_get(uint32_t reg) {
     return (uint32_t)((reg & TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bm) >> TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_READ_TPB_SEMAPHORES_READ_VALUE_bp);
 }
@@ -691,19 +724,22 @@ static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_set_addr
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_set_tpb_semaphores_set_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_OFFSET;
 }
 /**
- * Field tpb_semaphores_set.value bits 31:0 (WO). The new absolute count (schema description
- * "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives only
- * `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_set.value bits 31:0 (WO, reset 0x0). The new absolute count (schema
+ * description "Semaphore value"). Bits and access HIGH/OBSERVED; the name is inferred (the page
+ * gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's bare `"0"`
+ * ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_mariana_tpb_semaphores_set_tpb_semaphores_set_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_SET_TPB_SEMAPHORES_SET_VALUE_bm));
 }
@@ -739,19 +775,22 @@ static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_inc_addr
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_inc_tpb_semaphores_inc_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_OFFSET;
 }
 /**
- * Field tpb_semaphores_inc.value bits 31:0 (WO). The delta to add (schema description "value to
- * increment semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives
- * only `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_inc.value bits 31:0 (WO, reset 0x0). The delta to add (schema description
+ * "value to increment semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page
+ * gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's bare `"0"`
+ * ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_mariana_tpb_semaphores_inc_tpb_semaphores_inc_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_INC_TPB_SEMAPHORES_INC_VALUE_bm));
 }
@@ -786,19 +825,22 @@ static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_dec_addr
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_OFFSET 0x0u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_RESET 0x00000000u
 static inline uint64_t tpb_events_semaphores_axi_mariana_tpb_semaphores_dec_tpb_semaphores_dec_addr(uint64_t base, uint64_t i) {
     return base + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_OFFSET + i * TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_STRIDE + TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_OFFSET;
 }
 /**
- * Field tpb_semaphores_dec.value bits 31:0 (WO). The delta to subtract (schema description "value
- * to decrement semaphore by"). Bits and access HIGH/OBSERVED; the name is inferred (the page gives
- * only `[31:0]`; the events field is `value`). No reset is given.
+ * Field tpb_semaphores_dec.value bits 31:0 (WO, reset 0x0). The delta to subtract (schema
+ * description "value to decrement semaphore by"). Bits and access HIGH/OBSERVED; the name is
+ * inferred (the page gives only `[31:0]`; the events field is `value`). Resets to 0 (the schema's
+ * bare `"0"` ResetValue, CSR index §3.4).
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bp 0u
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm 0xffffffffu
 #define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bw 32u
+#define TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_reset 0x0u
 static inline uint32_t tpb_events_semaphores_axi_mariana_tpb_semaphores_dec_tpb_semaphores_dec_value_set(uint32_t reg, uint32_t v) {
     return (uint32_t)((reg & (uint32_t)~TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm) | ((uint32_t)(v << TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bp) & TPB_EVENTS_SEMAPHORES_AXI_MARIANA_TPB_SEMAPHORES_DEC_TPB_SEMAPHORES_DEC_VALUE_bm));
 }
