@@ -44,8 +44,8 @@ DMASPEC_OWN_USES_BEGIN
  * Confidence: CERTAIN (confirmed).
  *
  * Evidence: supp-dve-datamove §StreamShuffle; supp-dve-datamove §`0x6A` stream_transpose half (the
- * dtype-bearing bundle); supp-dve-datamove §Opcode witness ledger; wiki-master-opcode §1. Spec:
- * words/dve_stream_shuffle_transpose.toml:7.
+ * dtype-bearing bundle); supp-dve-datamove §Opcode witness ledger; wiki-master-opcode §1;
+ * wiki-gap-cluster §1. Spec: words/dve_stream_shuffle_transpose.toml:7.
  */
 typedef struct __attribute__((packed)) NEURON_ISA_TPB_S4D4_TR_STREAM_SHUFFLE_STRUCT {
     /**
