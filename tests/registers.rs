@@ -1064,3 +1064,29 @@ fn every_evt_sem_window_resets_to_0() {
         }
     }
 }
+
+#[test]
+fn fields_whose_values_the_pages_name_carry_them_as_enumerators() {
+    // CSR — UDMA_GEN + GEN_EX + TDMA_MODEL §3.3, axi_queue.cfg: "| `[17:16]` | `tx_mark_pkt` |
+    // RW (rst `0x1`) | 0=never / 1=mark if NON_ACTIVE / 2=mark any |", "`[5:4]` | `rx_mark_pkt`
+    // | ... | as `tx_mark_pkt`", "| `[12]` | `tx_state` | RO | per-queue AXI-error state
+    // (0=ACTIVE 1=NON_ACTIVE) |"; §4.2: "| `transaction_type_table.write_cmd` | `[1:0] val` |
+    // **0=BUFF1, 1=BUFF2, 2=DDP, 3=drop** |".
+    let named = |file: &str, b: &str, r: &str, f: &str| {
+        let reg = register(file, b, r, "cayman");
+        field(reg, f, "cayman").enumerators.expect("an enum").1
+    };
+    for f in ["tx_mark_pkt", "rx_mark_pkt"] {
+        let values: Vec<u64> = named("UDMA_GEN", "axi_queue", "cfg", f)
+            .iter()
+            .map(|e| e.1)
+            .collect();
+        assert_eq!(values, [0, 1, 2], "{f}");
+    }
+    for f in ["tx_state", "rx_state"] {
+        let list = named("UDMA_GEN", "axi_queue", "cfg", f);
+        assert_eq!(list, &[("ACTIVE", 0), ("NON_ACTIVE", 1)], "{f}");
+    }
+    let list = named("UDMA_GEN_EX", "transaction_type_table", "write_cmd", "val");
+    assert_eq!(list, &[("BUFF1", 0), ("BUFF2", 1), ("DDP", 2), ("drop", 3)]);
+}

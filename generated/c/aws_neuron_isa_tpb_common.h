@@ -76,6 +76,129 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
+ * UDMA_GEN_MARK_PKT (1 byte): When axi_queue marks a packet after an AXI error (tx_mark_pkt,
+ * rx_mark_pkt). The values and their meanings are the page's; the enumerator names are the spec's,
+ * spelled from the page's words (`0=never / 1=mark if NON_ACTIVE / 2=mark any`), hence
+ * MED/INFERRED.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ *
+ * Evidence: wiki-csr-udma-gen §3.3. Spec: registers/udma_gen.toml:12.
+ */
+#ifdef __cplusplus
+enum UDMA_GEN_MARK_PKT : uint8_t {
+#else
+enum UDMA_GEN_MARK_PKT {
+#endif
+    /** Never mark. */
+    UDMA_GEN_MARK_PKT_NEVER = 0x00,
+    /** Mark if the queue is NON_ACTIVE (the reset). */
+    UDMA_GEN_MARK_PKT_MARK_IF_NON_ACTIVE = 0x01,
+    /** Mark any packet. */
+    UDMA_GEN_MARK_PKT_MARK_ANY = 0x02,
+};
+#ifndef __cplusplus
+typedef uint8_t UDMA_GEN_MARK_PKT;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_GEN_MARK_PKT) == 1, "UDMA_GEN_MARK_PKT is 1 byte");
+/**
+ * The spec name of a UDMA_GEN_MARK_PKT value ("NEVER" for `UDMA_GEN_MARK_PKT_NEVER`), or NULL when
+ * the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *UDMA_GEN_MARK_PKT_name(UDMA_GEN_MARK_PKT v) {
+    switch (v) {
+    case 0x00u:
+        return "NEVER";
+    case 0x01u:
+        return "MARK_IF_NON_ACTIVE";
+    case 0x02u:
+        return "MARK_ANY";
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * UDMA_GEN_QUEUE_STATE (1 byte): A queue's AXI-error state (tx_state, rx_state), with the page's
+ * names.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-udma-gen §3.3. Spec: registers/udma_gen.toml:25.
+ */
+#ifdef __cplusplus
+enum UDMA_GEN_QUEUE_STATE : uint8_t {
+#else
+enum UDMA_GEN_QUEUE_STATE {
+#endif
+    UDMA_GEN_QUEUE_STATE_ACTIVE = 0x00,
+    UDMA_GEN_QUEUE_STATE_NON_ACTIVE = 0x01,
+};
+#ifndef __cplusplus
+typedef uint8_t UDMA_GEN_QUEUE_STATE;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_GEN_QUEUE_STATE) == 1, "UDMA_GEN_QUEUE_STATE is 1 byte");
+/**
+ * The spec name of a UDMA_GEN_QUEUE_STATE value ("ACTIVE" for `UDMA_GEN_QUEUE_STATE_ACTIVE`), or
+ * NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *UDMA_GEN_QUEUE_STATE_name(UDMA_GEN_QUEUE_STATE v) {
+    switch (v) {
+    case 0x00u:
+        return "ACTIVE";
+    case 0x01u:
+        return "NON_ACTIVE";
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * UDMA_GEN_EX_WRITE_CMD (1 byte): Where a transaction type's writes go
+ * (transaction_type_table.write_cmd.val), with the page's names.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-udma-gen §4.2; wiki-csr-index §3.7. Spec: registers/udma_gen.toml:37.
+ */
+#ifdef __cplusplus
+enum UDMA_GEN_EX_WRITE_CMD : uint8_t {
+#else
+enum UDMA_GEN_EX_WRITE_CMD {
+#endif
+    UDMA_GEN_EX_WRITE_CMD_BUFF1 = 0x00,
+    UDMA_GEN_EX_WRITE_CMD_BUFF2 = 0x01,
+    UDMA_GEN_EX_WRITE_CMD_DDP = 0x02,
+    /** Drop the write. */
+    UDMA_GEN_EX_WRITE_CMD_drop = 0x03,
+};
+#ifndef __cplusplus
+typedef uint8_t UDMA_GEN_EX_WRITE_CMD;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_GEN_EX_WRITE_CMD) == 1, "UDMA_GEN_EX_WRITE_CMD is 1 byte");
+/**
+ * The spec name of a UDMA_GEN_EX_WRITE_CMD value ("BUFF1" for `UDMA_GEN_EX_WRITE_CMD_BUFF1`), or
+ * NULL when the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *UDMA_GEN_EX_WRITE_CMD_name(UDMA_GEN_EX_WRITE_CMD v) {
+    switch (v) {
+    case 0x00u:
+        return "BUFF1";
+    case 0x01u:
+        return "BUFF2";
+    case 0x02u:
+        return "DDP";
+    case 0x03u:
+        return "drop";
+    default:
+        return NULL;
+    }
+}
+
+/**
  * ADDR4 (4 bytes): 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of
  * an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31.
  * The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01

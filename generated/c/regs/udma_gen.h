@@ -1496,6 +1496,8 @@ static inline uint32_t udma_gen_sunda_axi_queue_cfg_tx_mask_stop_desc_prefetch_s
  * Field cfg.tx_mark_pkt bits 17:16 (RW, reset 0x1). 0 = never mark, 1 = mark if the queue is
  * NON_ACTIVE, 2 = mark any.
  *
+ * Values: the enum UDMA_GEN_MARK_PKT (C type `UDMA_GEN_MARK_PKT`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_SUNDA_AXI_QUEUE_CFG_TX_MARK_PKT_bp 16u
@@ -1511,6 +1513,8 @@ static inline uint32_t udma_gen_sunda_axi_queue_cfg_tx_mark_pkt_set(uint32_t reg
 /**
  * Field cfg.tx_state bit 12 (RW). Sunda twin (see tx_mask_stream_error): this RO field may be RW in
  * Sunda.
+ *
+ * Values: the enum UDMA_GEN_QUEUE_STATE (C type `UDMA_GEN_QUEUE_STATE`).
  *
  * Confidence: LOW/INFERRED (speculative).
  */
@@ -1568,6 +1572,8 @@ static inline uint32_t udma_gen_sunda_axi_queue_cfg_rx_mask_stop_desc_prefetch_s
 /**
  * Field cfg.rx_mark_pkt bits 5:4 (RW, reset 0x1). As tx_mark_pkt, for the RX / completion side.
  *
+ * Values: the enum UDMA_GEN_MARK_PKT (C type `UDMA_GEN_MARK_PKT`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_SUNDA_AXI_QUEUE_CFG_RX_MARK_PKT_bp 4u
@@ -1583,6 +1589,8 @@ static inline uint32_t udma_gen_sunda_axi_queue_cfg_rx_mark_pkt_set(uint32_t reg
 /**
  * Field cfg.rx_state bit 0 (RW). Sunda twin (see tx_mask_stream_error): this RO field may be RW in
  * Sunda.
+ *
+ * Values: the enum UDMA_GEN_QUEUE_STATE (C type `UDMA_GEN_QUEUE_STATE`).
  *
  * Confidence: LOW/INFERRED (speculative).
  */
@@ -4298,6 +4306,8 @@ static inline uint32_t udma_gen_cayman_axi_queue_cfg_tx_mask_stop_desc_prefetch_
  * Field cfg.tx_mark_pkt bits 17:16 (RW, reset 0x1). 0 = never mark, 1 = mark if the queue is
  * NON_ACTIVE, 2 = mark any.
  *
+ * Values: the enum UDMA_GEN_MARK_PKT (C type `UDMA_GEN_MARK_PKT`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_CAYMAN_AXI_QUEUE_CFG_TX_MARK_PKT_bp 16u
@@ -4312,6 +4322,8 @@ static inline uint32_t udma_gen_cayman_axi_queue_cfg_tx_mark_pkt_set(uint32_t re
 }
 /**
  * Field cfg.tx_state bit 12 (RO). Per-queue AXI-error state: 0 = ACTIVE, 1 = NON_ACTIVE.
+ *
+ * Values: the enum UDMA_GEN_QUEUE_STATE (C type `UDMA_GEN_QUEUE_STATE`).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4366,6 +4378,8 @@ static inline uint32_t udma_gen_cayman_axi_queue_cfg_rx_mask_stop_desc_prefetch_
 /**
  * Field cfg.rx_mark_pkt bits 5:4 (RW, reset 0x1). As tx_mark_pkt, for the RX / completion side.
  *
+ * Values: the enum UDMA_GEN_MARK_PKT (C type `UDMA_GEN_MARK_PKT`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_CAYMAN_AXI_QUEUE_CFG_RX_MARK_PKT_bp 4u
@@ -4380,6 +4394,8 @@ static inline uint32_t udma_gen_cayman_axi_queue_cfg_rx_mark_pkt_set(uint32_t re
 }
 /**
  * Field cfg.rx_state bit 0 (RO). Per-queue AXI-error state (RX side).
+ *
+ * Values: the enum UDMA_GEN_QUEUE_STATE (C type `UDMA_GEN_QUEUE_STATE`).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -7093,6 +7109,8 @@ static inline uint32_t udma_gen_mariana_axi_queue_cfg_tx_mask_stop_desc_prefetch
  * Field cfg.tx_mark_pkt bits 17:16 (RW, reset 0x1). 0 = never mark, 1 = mark if the queue is
  * NON_ACTIVE, 2 = mark any.
  *
+ * Values: the enum UDMA_GEN_MARK_PKT (C type `UDMA_GEN_MARK_PKT`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_MARIANA_AXI_QUEUE_CFG_TX_MARK_PKT_bp 16u
@@ -7107,6 +7125,8 @@ static inline uint32_t udma_gen_mariana_axi_queue_cfg_tx_mark_pkt_set(uint32_t r
 }
 /**
  * Field cfg.tx_state bit 12 (RO). Per-queue AXI-error state: 0 = ACTIVE, 1 = NON_ACTIVE.
+ *
+ * Values: the enum UDMA_GEN_QUEUE_STATE (C type `UDMA_GEN_QUEUE_STATE`).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -7161,6 +7181,8 @@ static inline uint32_t udma_gen_mariana_axi_queue_cfg_rx_mask_stop_desc_prefetch
 /**
  * Field cfg.rx_mark_pkt bits 5:4 (RW, reset 0x1). As tx_mark_pkt, for the RX / completion side.
  *
+ * Values: the enum UDMA_GEN_MARK_PKT (C type `UDMA_GEN_MARK_PKT`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_MARIANA_AXI_QUEUE_CFG_RX_MARK_PKT_bp 4u
@@ -7175,6 +7197,8 @@ static inline uint32_t udma_gen_mariana_axi_queue_cfg_rx_mark_pkt_set(uint32_t r
 }
 /**
  * Field cfg.rx_state bit 0 (RO). Per-queue AXI-error state (RX side).
+ *
+ * Values: the enum UDMA_GEN_QUEUE_STATE (C type `UDMA_GEN_QUEUE_STATE`).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */

@@ -832,6 +832,8 @@ static inline uint64_t udma_gen_ex_sunda_transaction_type_table_write_cmd_addr(u
 /**
  * Field write_cmd.val bits 1:0 (RW). Route: 0 = BUFF1, 1 = BUFF2, 2 = DDP, 3 = drop.
  *
+ * Values: the enum UDMA_GEN_EX_WRITE_CMD (C type `UDMA_GEN_EX_WRITE_CMD`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_SUNDA_TRANSACTION_TYPE_TABLE_WRITE_CMD_VAL_bp 0u
@@ -1752,6 +1754,8 @@ static inline uint64_t udma_gen_ex_cayman_transaction_type_table_write_cmd_addr(
 /**
  * Field write_cmd.val bits 1:0 (RW). Route: 0 = BUFF1, 1 = BUFF2, 2 = DDP, 3 = drop.
  *
+ * Values: the enum UDMA_GEN_EX_WRITE_CMD (C type `UDMA_GEN_EX_WRITE_CMD`).
+ *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_GEN_EX_CAYMAN_TRANSACTION_TYPE_TABLE_WRITE_CMD_VAL_bp 0u
@@ -2671,6 +2675,8 @@ static inline uint64_t udma_gen_ex_mariana_transaction_type_table_write_cmd_addr
 }
 /**
  * Field write_cmd.val bits 1:0 (RW). Route: 0 = BUFF1, 1 = BUFF2, 2 = DDP, 3 = drop.
+ *
+ * Values: the enum UDMA_GEN_EX_WRITE_CMD (C type `UDMA_GEN_EX_WRITE_CMD`).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
