@@ -1090,3 +1090,29 @@ fn fields_whose_values_the_pages_name_carry_them_as_enumerators() {
     let list = named("UDMA_GEN_EX", "transaction_type_table", "write_cmd", "val");
     assert_eq!(list, &[("BUFF1", 0), ("BUFF2", 1), ("DDP", 2), ("drop", 3)]);
 }
+
+#[test]
+fn the_secondary_interrupt_groups_name_the_drivers_cause_bits() {
+    use dmaspec::words::{
+        UDMA_IOFIC_2ND_GROUP_A_CAUSE as A, UDMA_IOFIC_2ND_GROUP_B_CAUSE as B,
+        UDMA_IOFIC_2ND_GROUP_C_CAUSE as C,
+    };
+    // udma_iofic.c:31 "#define INT_2ND_GROUP_A_M2S_MSIX_RESP BIT(27)", :86
+    // "INT_2ND_GROUP_A_M2S_STRM_COMPL_MISMATCH BIT(0)"; group A defines bits 0-27.
+    assert_eq!(A::M2S_MSIX_RESP.0, 1 << 27);
+    assert_eq!(A::M2S_STRM_COMPL_MISMATCH.0, 1);
+    assert_eq!(A::BITS.len(), 28);
+    // :89 "INT_2ND_GROUP_B_S2M_TRNSCTN_TBL_INFO_PARITY BIT(31)", :104 "S2M_PKT_LEN BIT(24)",
+    // :129 "S2M_PREFETCH_RING_ID BIT(11)", :138 "S2M_DATA_AXI_TO BIT(2)"; bits 3-7 and 12 have
+    // no define, so 26 bits.
+    assert_eq!(B::S2M_TRNSCTN_TBL_INFO_PARITY.0, 1 << 31);
+    assert_eq!(B::S2M_PKT_LEN.0, 1 << 24);
+    assert_eq!(B::S2M_PREFETCH_RING_ID.0, 1 << 11);
+    assert_eq!(B::S2M_DATA_AXI_TO.0, 1 << 2);
+    assert_eq!(B::BITS.len(), 26);
+    // :145 "INT_2ND_GROUP_C_S2M_DESC_PRE_AXI_REQ_PARITY BIT(11)", :167
+    // "INT_2ND_GROUP_C_M2S_DATA_FTCH_AXI_CMD_PARITY BIT(0)"; bits 0-11.
+    assert_eq!(C::S2M_DESC_PRE_AXI_REQ_PARITY.0, 1 << 11);
+    assert_eq!(C::M2S_DATA_FTCH_AXI_CMD_PARITY.0, 1);
+    assert_eq!(C::BITS.len(), 12);
+}

@@ -199,6 +199,180 @@ static inline const char *UDMA_GEN_EX_WRITE_CMD_name(UDMA_GEN_EX_WRITE_CMD v) {
 }
 
 /**
+ * UDMA_IOFIC_2ND_GROUP_A_CAUSE (4 bytes): Secondary IOFIC group A: the M2S engine's error causes,
+ * one bit each (28 bits), as the bits of the group's int_cause_grp, int_mask_grp, int_status_grp
+ * and int_abort_msk_grp words (secondary_iofic_ctrl[0]). Names are the kernel driver's
+ * INT_2ND_GROUP_A_ defines without that prefix.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver §udma/udma_iofic.c. Spec: registers/udma_gen.toml:58.
+ */
+typedef uint32_t UDMA_IOFIC_2ND_GROUP_A_CAUSE;
+/** Bit 0: M2S stream completion mismatch. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_STRM_COMPL_MISMATCH 0x00000001u
+/** Bit 1: M2S stream parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_STRM_PARITY 0x00000002u
+/** Bit 2: M2S stream response error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_STRM_RESP 0x00000004u
+/** Bit 3: M2S stream timeout. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_STRM_TO 0x00000008u
+/** Bit 4: M2S completion AXI parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_COMP_AXI_PARITY 0x00000010u
+/** Bit 5: M2S completion AXI response error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_COMPL_AXI_RESP 0x00000020u
+/** Bit 6: M2S completion AXI timeout. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_COMPL_AXI_TO 0x00000040u
+/** Bit 7: M2S data AXI parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_DATA_AXI_PARITY 0x00000080u
+/** Bit 8: M2S data AXI response error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_DATA_AXI_RESP 0x00000100u
+/** Bit 9: M2S data AXI timeout. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_DATA_AXI_TO 0x00000200u
+/** Bit 10: M2S prefetch AXI parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_AXI_PARITY 0x00000400u
+/** Bit 11: M2S prefetch AXI response error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_AXI_RESP 0x00000800u
+/** Bit 12: M2S prefetch AXI timeout. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_AXI_TO 0x00001000u
+/** Bit 13: A packet is longer than the configured maximum packet size. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PKT_LEN 0x00002000u
+/** Bit 14: A packet spans more descriptors than the per-packet maximum. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_MAX_DESC 0x00004000u
+/** Bit 15: A prefetched descriptor's first-descriptor indication is wrong. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_FIRST 0x00008000u
+/** Bit 16: A prefetched descriptor's last-descriptor indication is wrong. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_LAST 0x00010000u
+/** Bit 17: A submission descriptor prefetched with the wrong ring id. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_RING_ID 0x00020000u
+/** Bit 18: M2S AXI data parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_AXI_DATA_PARITY 0x00040000u
+/** Bit 19: M2S acknowledged packet parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_ACK_PKT_PARITY 0x00080000u
+/** Bit 20: M2S unacknowledged packet parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_UNACK_PKT_PARITY 0x00100000u
+/** Bit 21: M2S completion coalescing parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_COMPL_COAL_PARITY 0x00200000u
+/** Bit 22: M2S header parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_HDR_PARITY 0x00400000u
+/** Bit 23: M2S data parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_DATA_PARITY 0x00800000u
+/** Bit 24: M2S prefetch descriptor parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_DESC_PARITY 0x01000000u
+/** Bit 25: M2S prefetch header parity error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_PREFETCH_HDR_PARITY 0x02000000u
+/** Bit 26: M2S MSI-X timeout. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_MSIX_TO 0x04000000u
+/** Bit 27: M2S MSI-X response error. */
+#define UDMA_IOFIC_2ND_GROUP_A_CAUSE_M2S_MSIX_RESP 0x08000000u
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_IOFIC_2ND_GROUP_A_CAUSE) == 4, "UDMA_IOFIC_2ND_GROUP_A_CAUSE is 4 bytes");
+
+/**
+ * UDMA_IOFIC_2ND_GROUP_B_CAUSE (4 bytes): Secondary IOFIC group B: the S2M engine's error causes,
+ * one bit each (26 bits), as the bits of the group's int_cause_grp, int_mask_grp, int_status_grp
+ * and int_abort_msk_grp words (secondary_iofic_ctrl[1]). Names are the kernel driver's
+ * INT_2ND_GROUP_B_ defines without that prefix. Bit 31 (S2M_TRNSCTN_TBL_INFO_PARITY) is an error
+ * cause only on UDMA rev 4 and later (UDMA_V4_IOFIC_2ND_GROUP_B_ERROR_INTS); bits 3-7 and 12 are
+ * not defined.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver §udma/udma_iofic.c. Spec: registers/udma_gen.toml:98.
+ */
+typedef uint32_t UDMA_IOFIC_2ND_GROUP_B_CAUSE;
+/** Bit 0: S2M data AXI parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_DATA_AXI_PARITY 0x00000001u
+/** Bit 1: S2M data AXI response error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_DATA_AXI_RESP 0x00000002u
+/** Bit 2: S2M data AXI timeout. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_DATA_AXI_TO 0x00000004u
+/** Bit 8: S2M prefetch AXI parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_PREFETCH_AXI_PARITY 0x00000100u
+/** Bit 9: S2M prefetch AXI response error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_PREFETCH_AXI_RESP 0x00000200u
+/** Bit 10: S2M prefetch AXI timeout. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_PREFETCH_AXI_TO 0x00000400u
+/** Bit 11: S2M prefetch ring id. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_PREFETCH_RING_ID 0x00000800u
+/** Bit 13: S2M completion AXI parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_COMPL_AXI_PARITY 0x00002000u
+/** Bit 14: S2M completion AXI response error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_COMPL_AXI_RESP 0x00004000u
+/** Bit 15: S2M completion AXI timeout. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_COMPL_AXI_TO 0x00008000u
+/** Bit 16: Completion write: unacknowledged timeout, the stream ACK FIFO pushing back. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_COMPL_STRM 0x00010000u
+/** Bit 17: Completion write: unacknowledged timeout, the completion FIFO pushing back. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_COMPL_UNACK 0x00020000u
+/** Bit 18: A parity error during a stream header transfer. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_STRM_HDR_PARITY 0x00040000u
+/** Bit 19: An error indicated during a stream header transfer. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_STRM_HDR 0x00080000u
+/** Bit 20: A parity error during a stream data transfer. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_STRM_DATA_PARITY 0x00100000u
+/** Bit 21: An error indicated during a stream data transfer. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_STRM_DATA 0x00200000u
+/** Bit 22: The application stream's first indication is wrong. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_STRM_FIRST 0x00400000u
+/** Bit 23: The application stream's last indication is wrong. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_STRM_LAST 0x00800000u
+/** Bit 24: The stream's data count disagrees with the metadata packet length. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_PKT_LEN 0x01000000u
+/** Bit 25: S2M data header parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_DATA_HDR_PARITY 0x02000000u
+/** Bit 26: S2M data parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_DATA_PARITY 0x04000000u
+/** Bit 27: S2M unacknowledged packet parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_UNACK_PKT_PARITY 0x08000000u
+/** Bit 28: S2M prefetch unacknowledged packet parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_PRE_UNACK_PKT_PARITY 0x10000000u
+/** Bit 29: S2M completion coalescing parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_COMPL_COAL_PARITY 0x20000000u
+/** Bit 30: S2M prefetch descriptor parity error. */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_PREFETCH_DESC_PARITY 0x40000000u
+/** Bit 31: Transaction table info parity error (UDMA rev 4 and later). */
+#define UDMA_IOFIC_2ND_GROUP_B_CAUSE_S2M_TRNSCTN_TBL_INFO_PARITY 0x80000000u
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_IOFIC_2ND_GROUP_B_CAUSE) == 4, "UDMA_IOFIC_2ND_GROUP_B_CAUSE is 4 bytes");
+
+/**
+ * UDMA_IOFIC_2ND_GROUP_C_CAUSE (4 bytes): Secondary IOFIC group C: the AXI request/command/data
+ * parity causes of both engines (UDMA rev 4 and later), one bit each (12 bits), as the bits of the
+ * group's int_cause_grp, int_mask_grp, int_status_grp and int_abort_msk_grp words
+ * (secondary_iofic_ctrl[2]). Names are the kernel driver's INT_2ND_GROUP_C_ defines without that
+ * prefix.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver §udma/udma_iofic.c. Spec: registers/udma_gen.toml:136.
+ */
+typedef uint32_t UDMA_IOFIC_2ND_GROUP_C_CAUSE;
+/** Bit 0: M2S data fetch AXI command parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_M2S_DATA_FTCH_AXI_CMD_PARITY 0x00000001u
+/** Bit 1: M2S data fetch AXI request parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_M2S_DATA_FTCH_AXI_REQ_PARITY 0x00000002u
+/** Bit 2: M2S descriptor prefetch AXI command parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_M2S_DESC_PRE_AXI_CMD_PARITY 0x00000004u
+/** Bit 3: M2S descriptor prefetch AXI request parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_M2S_DESC_PRE_AXI_REQ_PARITY 0x00000008u
+/** Bit 4: M2S completion write AXI command parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_M2S_CMP_WR_AXI_CMD_PARITY 0x00000010u
+/** Bit 5: M2S completion write AXI request parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_M2S_CMP_WR_AXI_REQ_PARITY 0x00000020u
+/** Bit 6: S2M data write AXI data parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_S2M_DATA_WR_AXI_DATA_PARITY 0x00000040u
+/** Bit 7: S2M data write AXI request parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_S2M_DATA_WR_AXI_REQ_PARITY 0x00000080u
+/** Bit 8: S2M completion write AXI data parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_S2M_CMP_WR_AXI_DATA_PARITY 0x00000100u
+/** Bit 9: S2M completion write AXI request parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_S2M_CMP_WR_AXI_REQ_PARITY 0x00000200u
+/** Bit 10: S2M descriptor prefetch AXI command parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_S2M_DESC_PRE_AXI_CMD_PARITY 0x00000400u
+/** Bit 11: S2M descriptor prefetch AXI request parity error. */
+#define UDMA_IOFIC_2ND_GROUP_C_CAUSE_S2M_DESC_PRE_AXI_REQ_PARITY 0x00000800u
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_IOFIC_2ND_GROUP_C_CAUSE) == 4, "UDMA_IOFIC_2ND_GROUP_C_CAUSE is 4 bytes");
+
+/**
  * ADDR4 (4 bytes): 4-byte little-endian address word over the 29-bit SBUF/PSUM window: a union of
  * an immediate PartitionOffset (addr_immediate) and a register (addr_reg), told apart by bit 31.
  * The ADDR4 page reads byte 3 as a two-bit mode nibble (bits 30:29: 0b00 static, 0b01

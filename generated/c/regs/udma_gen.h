@@ -195,8 +195,9 @@ static inline uint64_t udma_gen_sunda_main_iofic_int_abort_msk_grp_addr(uint64_t
  * driver's struct declares two (secondary_iofic_ctrl[2]), but it reaches them through union
  * iofic_regs and addresses group C (ctrl[2], 0x2080) on UDMA rev 4 and later (udma_iofic.c:312-318,
  * 362-363), so three are declared. Group A holds the M2S error causes, B the S2M ones, C the V4 AXI
- * parity causes (udma_iofic.c:31-167). The CSR page holds 0x2000-0x2100 as int_ctrl_sec_addr, a 64
- * x 32-bit secondary address table without register names (conflict udma_gen_iofic_layout).
+ * parity causes (udma_iofic.c:31-167): the flags types UDMA_IOFIC_2ND_GROUP_A_CAUSE, _B_CAUSE and
+ * _C_CAUSE name their bits. The CSR page holds 0x2000-0x2100 as int_ctrl_sec_addr, a 64 x 32-bit
+ * secondary address table without register names (conflict udma_gen_iofic_layout).
  *
  * Confidence: COMPILED (confirmed).
  */
@@ -3012,8 +3013,9 @@ static inline uint64_t udma_gen_cayman_main_iofic_int_abort_msk_grp_addr(uint64_
  * driver's struct declares two (secondary_iofic_ctrl[2]), but it reaches them through union
  * iofic_regs and addresses group C (ctrl[2], 0x2080) on UDMA rev 4 and later (udma_iofic.c:312-318,
  * 362-363), so three are declared. Group A holds the M2S error causes, B the S2M ones, C the V4 AXI
- * parity causes (udma_iofic.c:31-167). The CSR page holds 0x2000-0x2100 as int_ctrl_sec_addr, a 64
- * x 32-bit secondary address table without register names (conflict udma_gen_iofic_layout).
+ * parity causes (udma_iofic.c:31-167): the flags types UDMA_IOFIC_2ND_GROUP_A_CAUSE, _B_CAUSE and
+ * _C_CAUSE name their bits. The CSR page holds 0x2000-0x2100 as int_ctrl_sec_addr, a 64 x 32-bit
+ * secondary address table without register names (conflict udma_gen_iofic_layout).
  *
  * Confidence: COMPILED (confirmed).
  */
@@ -5815,8 +5817,9 @@ static inline uint64_t udma_gen_mariana_main_iofic_int_abort_msk_grp_addr(uint64
  * driver's struct declares two (secondary_iofic_ctrl[2]), but it reaches them through union
  * iofic_regs and addresses group C (ctrl[2], 0x2080) on UDMA rev 4 and later (udma_iofic.c:312-318,
  * 362-363), so three are declared. Group A holds the M2S error causes, B the S2M ones, C the V4 AXI
- * parity causes (udma_iofic.c:31-167). The CSR page holds 0x2000-0x2100 as int_ctrl_sec_addr, a 64
- * x 32-bit secondary address table without register names (conflict udma_gen_iofic_layout).
+ * parity causes (udma_iofic.c:31-167): the flags types UDMA_IOFIC_2ND_GROUP_A_CAUSE, _B_CAUSE and
+ * _C_CAUSE name their bits. The CSR page holds 0x2000-0x2100 as int_ctrl_sec_addr, a 64 x 32-bit
+ * secondary address table without register names (conflict udma_gen_iofic_layout).
  *
  * Confidence: COMPILED (confirmed).
  */
