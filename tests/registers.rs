@@ -1116,3 +1116,33 @@ fn the_secondary_interrupt_groups_name_the_drivers_cause_bits() {
     assert_eq!(C::M2S_DATA_FTCH_AXI_CMD_PARITY.0, 1);
     assert_eq!(C::BITS.len(), 12);
 }
+
+#[test]
+fn sunda_m2s_is_caymans_without_the_six_nc3_registers() {
+    // CSR — UDMA M2S §Per-gen register-map deltas: Sunda "lacks the `AXI_M2S_MLA` bundle (3
+    // regs), `AXI_M2S.enhanced_ostand_cfg` (1 reg), and `M2S_Q.TDRDTP_inc`/`TDRDTP` (2 regs)";
+    // "Sunda ring/AXI offsets and core resets are otherwise identical (`TDRBP_low`=`0x1028` …
+    // `TCRHP`=`0x104c`; `comp_cfg_1c`=`0x01010040`; `dwrr_cfg_sched`=`0x00070200`)"; and the
+    // reset row "| `AXI_M2S.ostand_cfg` | `0x20402040` | `0x20402040` | `0x20202040` |".
+    assert!(regfile("UDMA_M2S").archs.contains(&"sunda"));
+    assert_eq!(absolute("UDMA_M2S", "M2S_Q", "TDRBP_low", "sunda"), 0x1028);
+    assert_eq!(absolute("UDMA_M2S", "M2S_Q", "TCRHP", "sunda"), 0x104c);
+    let on_sunda = |b: &str, r: &str| {
+        (bundle("UDMA_M2S", b).registers.iter()).any(|x| x.name == r && x.on("sunda"))
+    };
+    for (b, r) in [
+        ("M2S_Q", "TDRDTP_inc"),
+        ("M2S_Q", "TDRDTP"),
+        ("AXI_M2S", "enhanced_ostand_cfg"),
+        ("AXI_M2S_MLA", "cfg_tdr_req_candidate_high_priority"),
+    ] {
+        assert!(!on_sunda(b, r), "{b}.{r} is not on sunda");
+        // ... and still on cayman (`register` panics when it is not).
+        register("UDMA_M2S", b, r, "cayman");
+    }
+    let reset = |b: &str, r: &str, arch: &str| register("UDMA_M2S", b, r, arch).reset;
+    assert_eq!(reset("M2S_comp", "cfg_1c", "sunda"), Some(0x0101_0040));
+    assert_eq!(reset("M2S_dwrr", "cfg_sched", "sunda"), Some(0x0007_0200));
+    assert_eq!(reset("AXI_M2S", "ostand_cfg", "sunda"), Some(0x2020_2040));
+    assert_eq!(reset("AXI_M2S", "ostand_cfg", "cayman"), Some(0x2040_2040));
+}
