@@ -298,13 +298,30 @@ fn opcode_index_by_architecture() {
     assert_eq!(mark("DMA_GATHER_XPOSE", "sunda"), "—");
     assert_eq!(mark("DMA_GATHER_XPOSE", "cayman"), "✓");
 
-    // Links to every other page (the bit maps are pictures the pages embed, not pages).
+    // Links to every other page (the bit maps are pictures the pages embed, not pages); a
+    // bundle's page (`registers/<file>/<bundle>.md`) through its register file's page.
     for path in d
         .keys()
         .filter(|p| *p != "docs/README.md" && *p != "docs/SUMMARY.md" && p.ends_with(".md"))
     {
         let rel = path.strip_prefix("docs/").unwrap();
-        assert!(readme.contains(&format!("]({rel})")), "README links {rel}");
+        match rel
+            .strip_prefix("registers/")
+            .and_then(|r| r.split_once('/'))
+        {
+            Some((file, bundle)) => {
+                let file_page = &d[&format!("docs/registers/{file}.md")];
+                assert!(
+                    readme.contains(&format!("](registers/{file}.md)")),
+                    "README links {file}"
+                );
+                assert!(
+                    file_page.contains(&format!("]({file}/{bundle})")),
+                    "{file} links {rel}"
+                );
+            }
+            None => assert!(readme.contains(&format!("]({rel})")), "README links {rel}"),
+        }
     }
 }
 

@@ -244,6 +244,11 @@ fn page_of(f: &RegFile) -> String {
     format!("docs/registers/{}.md", f.name.to_lowercase())
 }
 
+/// The page of a bundle's registers.
+fn bundle_page_of(f: &RegFile, bundle: &str) -> String {
+    format!("docs/registers/{}/{bundle}.md", f.name.to_lowercase())
+}
+
 // --- reading the pages back ------------------------------------------------------------
 
 /// The lines from `heading` to the next heading of its level or higher.
@@ -423,8 +428,17 @@ fn every_register_and_field_is_on_its_page_with_bits_and_reset() {
                 assert_eq!(map.cell(row, "Access"), r.access.as_str());
                 assert_eq!(map.cell(row, "Reset"), hex(r.reset, r.width));
 
-                // The register's own section.
-                let sec = section(page, &format!("### {}.{}", b.name, r.name));
+                // The register's own section, on its bundle's page, which the file's page
+                // and the book link.
+                let bundle_page = bundle_page_of(f, &b.name);
+                let rel = &bundle_page["docs/registers/".len()..];
+                assert!(page.contains(&format!("]({rel})")), "{which}: {rel} linked");
+                let summary = &d["docs/SUMMARY.md"];
+                assert!(summary.contains(&format!(
+                    "  - [Bundle {} of {}](registers/{rel})",
+                    b.name, f.name
+                )));
+                let sec = section(&d[&bundle_page], &format!("### {}.{}", b.name, r.name));
                 let ts = tables(sec);
                 let decl = table(&ts, "Offset");
                 let drow = (decl.rows.iter())
@@ -465,7 +479,10 @@ fn every_register_and_field_is_on_its_page_with_bits_and_reset() {
                     });
                     if about {
                         assert!(
-                            sec.contains(&format!("(../conflicts.md#{})", c.name.to_lowercase())),
+                            sec.contains(&format!(
+                                "(../../conflicts.md#{})",
+                                c.name.to_lowercase()
+                            )),
                             "{which}: {} mentions conflict {}",
                             r.name,
                             c.name
@@ -515,13 +532,13 @@ fn num(n: roxmltree::Node, attr: &str) -> usize {
         .unwrap_or_else(|e| panic!("{attr}: {e}"))
 }
 
-/// Where the page embeds pictures: every `![..](../svg/...)` target, relative to
+/// Where the page embeds pictures: every `![..](../../svg/...)` target, relative to
 /// `generated/`.
 fn images(section: &str) -> Vec<String> {
     section
-        .match_indices("](../svg/")
+        .match_indices("](../../svg/")
         .map(|(i, _)| {
-            let t = &section[i + 5..];
+            let t = &section[i + 8..];
             format!("docs/{}", &t[..t.find(')').unwrap()])
         })
         .collect()
@@ -533,13 +550,13 @@ fn every_layout_has_a_well_formed_bit_map() {
     for (which, m) in models() {
         let d = docs(&m);
         for f in &m.regfiles {
-            let page = &d[&page_of(f)];
             let mut names: Vec<(&str, &str)> = declarations(f)
                 .iter()
                 .map(|(b, r)| (b.name.as_str(), r.name.as_str()))
                 .collect();
             names.dedup();
             for (bundle, register) in names {
+                let page = &d[&bundle_page_of(f, bundle)];
                 let sec = section(page, &format!("### {bundle}.{register}"));
                 let mut seen: BTreeSet<String> = BTreeSet::new();
                 for path in images(sec) {
@@ -557,7 +574,7 @@ fn every_layout_has_a_well_formed_bit_map() {
                     let archs: Vec<&str> =
                         root.attribute("data-archs").unwrap().split(' ').collect();
                     assert!(
-                        sec.contains(&format!("({})](../{}", archs.join(", "), &path[5..])),
+                        sec.contains(&format!("({})](../../{}", archs.join(", "), &path[5..])),
                         "{which}: {path} captioned with its archs"
                     );
                     let boxes: Vec<roxmltree::Node> = (doc.descendants())
@@ -632,11 +649,12 @@ fn synthetic_layouts_split_by_generation() {
     let m = synthetic();
     let d = docs(&m);
     let page = &d["docs/registers/qctl.md"];
+    let global = &d["docs/registers/qctl/global.md"];
     // ctrl: gen1 and gen2 share a layout, gen3 has its own; status is declared twice.
-    let ctrl = section(page, "### global.ctrl");
+    let ctrl = section(global, "### global.ctrl");
     assert_eq!(images(ctrl).len(), 2);
     assert!(ctrl.contains("**Layout on gen1, gen2:**") && ctrl.contains("**Layout on gen3:**"));
-    let status = section(page, "### global.status");
+    let status = section(global, "### global.status");
     assert_eq!(images(status).len(), 2);
     assert_eq!(table(&tables(status), "Offset").rows.len(), 2);
     // The counts beside the spec's own tallies; the one it cannot tally says so.
@@ -650,16 +668,18 @@ fn synthetic_layouts_split_by_generation() {
     );
     assert!(page.contains("`0x100 + i·0x10` (i = 0..3)"));
     assert!(
-        page.contains(
+        global.contains(
             "Bits no field covers on gen3 (unknown, grey in the bit map): `23:6`, `3:1`."
         )
     );
     // QCTL_OLD is gen1 only.
     assert!(d["docs/README.md"].contains("[QCTL_OLD](registers/qctl_old.md)"));
     let conflicts = &d["docs/conflicts.md"];
-    assert!(conflicts.contains("[QCTL.global.ctrl.en](registers/qctl.md#globalctrl)"));
+    assert!(conflicts.contains("[QCTL.global.ctrl.en](registers/qctl/global.md#globalctrl)"));
     assert!(conflicts.contains("## Register fields"));
-    assert!(conflicts.contains("[QCTL.global.ctrl.mode](registers/qctl.md#globalctrl) `3:2`"));
+    assert!(
+        conflicts.contains("[QCTL.global.ctrl.mode](registers/qctl/global.md#globalctrl) `3:2`")
+    );
 }
 
 /// GitHub's anchor for a heading line's text.

@@ -1,5 +1,5 @@
 // The built book (target/book) at 1280×800 in headless Chromium, on every word, record and
-// register page: no table scrolls sideways in its box (evidence sits in a collapsed
+// register file and bundle page: no table scrolls sideways in its box (evidence sits in a collapsed
 // <details> per cell), no table cell shows Markdown's `**` or a quoted table's `|`, a
 // register page opens with a contents list whose every link lands on the page, and no
 // page is taller than HEIGHT. The search index stays under INDEX bytes (INDEX_GZIP
@@ -16,18 +16,23 @@ import { chromium } from "playwright-core";
 // mdBook warns above 10 MB; the index was 12.9 MB before issue 41 (1.6 MB gzipped).
 const INDEX = 10_000_000;
 const INDEX_GZIP = 1_300_000;
-// UDMA_M2S's page was 100,668 px before issue 41, 62,000 px after, and 77,000 px once the
-// kernel driver's registers were added: a ceiling against a page growing unnoticed, which
-// the register pages' contents lists keep navigable.
-const HEIGHT = 85_000;
+// UDMA_M2S's page was 100,668 px before issue 41, 62,000 px after, and 84,000 px with the
+// kernel driver's and the QoS page's registers and Sunda; since then each bundle's registers
+// have a page of their own (registers/<file>/<bundle>.html): a ceiling against a page
+// growing unnoticed, which the contents lists keep navigable.
+const HEIGHT = 60_000;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const book = path.join(root, "target/book");
+// The .html pages under `dir`, its subfolders' too (a register file's bundle pages).
 const listed = (dir) =>
-  fs.readdirSync(path.join(book, dir))
-    .filter((f) => f.endsWith(".html"))
-    .sort()
-    .map((f) => `${dir}/${f}`);
+  fs.readdirSync(path.join(book, dir), { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) => {
+      const rel = `${dir}/${e.name}`;
+      if (e.isDirectory()) return listed(rel);
+      return e.name.endsWith(".html") ? [rel] : [];
+    });
 const pages = [...listed("words"), ...listed("registers")];
 
 const index = fs.readdirSync(book).find((f) => /^searchindex.*\.js$/.test(f));

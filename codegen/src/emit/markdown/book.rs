@@ -20,7 +20,9 @@ const GUIDE: &str = "guide/";
 const START: &str = "start-here.md";
 
 /// Pages left out of the search index (mdBook warns above 10 MB; these three were 2.6 MB
-/// of 12.9): each lists facts that a word, record, register or type page also holds.
+/// of 12.9): each lists facts that a word, record, register or type page also holds. So
+/// does each register file's own page (its register map; 0.5 MB), whose registers are on
+/// its bundles' pages.
 const UNSEARCHED: [&str; 3] = ["sources.md", "conflicts.md", "coverage.md"];
 
 /// The stylesheet the site adds to mdBook's (`additional-css`), under `docs/`.
@@ -105,12 +107,11 @@ pub(super) fn files(model: &Model, pages: &[(String, String)]) -> Vec<(String, S
         }
         let _ = writeln!(summary, "# {part}\n");
         for (p, c) in chapters {
-            // The KLR pages sit under the KLR README.
-            let indent = if p.starts_with("klr/") && *p != "klr/README.md" {
-                "  "
-            } else {
-                ""
-            };
+            // The KLR pages sit under the KLR README, a register file's bundle pages
+            // (`registers/<file>/<bundle>.md`) under the file's.
+            let nested = (p.starts_with("klr/") && *p != "klr/README.md")
+                || (p.starts_with("registers/") && p.matches('/').count() == 2);
+            let indent = if nested { "  " } else { "" };
             let _ = writeln!(summary, "{indent}- [{}]({p})", link_text(&title(p, c)));
         }
         summary.push('\n');
@@ -135,16 +136,23 @@ pub(super) fn files(model: &Model, pages: &[(String, String)]) -> Vec<(String, S
          # Tables wider than the text column use the page's width.\n\
          additional-css = [\"{CSS}\"]\n\
          \n\
-         # The search index (loaded when the search opens) leaves out {UNSEARCHED}:\n\
-         # they list again, by source, by conflict or by byte, facts the word, record,\n\
-         # register and type pages hold. A result lands on a page's `##` section.\n\
+         # The search index (loaded when the search opens) leaves out {UNSEARCHED} and\n\
+         # the register files' own pages: they list again, by source, by conflict, by\n\
+         # byte or by offset, facts the word, record, bundle and type pages hold. A result\n\
+         # lands on a page's `##` section.\n\
          [output.html.search]\n\
          heading-split-level = 2\n\
          \n\
          [output.html.search.chapter]\n{unsearched}",
         UNSEARCHED = UNSEARCHED.join(", "),
-        unsearched = UNSEARCHED
-            .iter()
+        unsearched = (UNSEARCHED.iter().map(|p| p.to_string()))
+            .chain(model.regfiles.iter().map(|f| {
+                format!(
+                    "{}/{}.md",
+                    super::registers::DIR_IN_DOCS,
+                    super::registers::page_name(f)
+                )
+            }))
             .map(|p| format!("\"{p}\" = {{ enable = false }}\n"))
             .collect::<String>(),
     );

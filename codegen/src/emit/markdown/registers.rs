@@ -1,6 +1,8 @@
 //! `docs/registers/<file>.md`: one page per register file (`[[regfile]]`), with its
-//! counts, a register map of the whole window and a section per register: its
+//! counts, its bundles and a register map of the whole window; and under
+//! `docs/registers/<file>/`, a page per bundle with a section per register: its
 //! declarations, its field table and a bit map per layout (`docs/svg/registers/<file>/`).
+//! A file runs to hundreds of registers, too tall for one page.
 //!
 //! A register declared once per generation (same name, disjoint `arch`) gets one section;
 //! where the generations lay its fields out differently, the section shows one bit map per
@@ -14,6 +16,9 @@ use super::util::*;
 use crate::emit::plural;
 use crate::model::registers::*;
 
+/// The pages, relative to `docs/`.
+pub(super) const DIR_IN_DOCS: &str = "registers";
+
 /// The pages, relative to `generated/`.
 pub(super) const DIR: &str = "docs/registers";
 
@@ -25,12 +30,17 @@ pub(crate) fn page_name(f: &RegFile) -> String {
     f.name.to_lowercase()
 }
 
+/// A bundle's page under `docs/registers/`, without `.md`: `udma_m2s/M2S_Q`.
+fn bundle_page(f: &RegFile, bundle: &str) -> String {
+    format!("{}/{bundle}", page_name(f))
+}
+
 /// The link from a page in `docs/` (`up` = `""`) or below it (`"../"`) to a register's
 /// section.
 pub(super) fn register_link(f: &RegFile, bundle: &str, register: &str, up: &str) -> String {
     format!(
         "{up}registers/{}.md#{}",
-        page_name(f),
+        bundle_page(f, bundle),
         slug(&heading(bundle, register))
     )
 }
@@ -303,7 +313,15 @@ impl<'m> Pages<'m> {
         let mut out = Vec::new();
         for f in &self.model.regfiles {
             out.push((format!("{DIR}/{}.md", page_name(f)), self.register_page(f)));
-            for e in entries(f) {
+            let all = entries(f);
+            for b in &f.bundles {
+                let held: Vec<&Entry> = all.iter().filter(|e| e.bundle == b.name).collect();
+                if !held.is_empty() {
+                    let path = format!("{DIR}/{}.md", bundle_page(f, &b.name));
+                    out.push((path, self.bundle_page(f, b, &held)));
+                }
+            }
+            for e in all {
                 let ls = layouts(f, &e);
                 for l in &ls {
                     out.push((svg_path(f, &e, &ls, l), self.register_bit_map(f, &e, l)));
@@ -447,9 +465,14 @@ impl<'m> Pages<'m> {
                 .into_iter()
                 .map(String::from)
                 .collect();
+            let name = if all.iter().any(|e| e.bundle == b.name) {
+                format!("[{}]({}.md)", code(&b.name, true), bundle_page(f, &b.name))
+            } else {
+                code(&b.name, true)
+            };
             self.row(
                 &[
-                    code(&b.name, true),
+                    name,
                     format!("`{}`", at(b.offset, digits)),
                     format!("`{:#X}`", b.size),
                     b.count.to_string(),
@@ -489,8 +512,9 @@ impl<'m> Pages<'m> {
                     place(d, digits),
                     bundle,
                     format!(
-                        "[{}](#{})",
+                        "[{}]({}.md#{})",
                         text(&d.register.name),
+                        bundle_page(f, e.bundle),
                         slug(&heading(e.bundle, e.name))
                     ),
                     d.register.access.as_str().to_string(),
@@ -501,9 +525,36 @@ impl<'m> Pages<'m> {
             );
         }
         out.push('\n');
+        out
+    }
 
+    /// A bundle's page: where it lies, then a section per register.
+    fn bundle_page(&self, f: &RegFile, b: &Bundle, held: &[&Entry]) -> String {
+        let mut out = String::from(BANNER);
+        let _ = writeln!(out, "# Bundle {} of {}\n", text(&b.name), text(&f.name));
+        let array = if b.count > 1 {
+            format!(", {} of them `{:#X}` apart", b.count, b.stride)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "Bundle {} of [{}](../{}.md): `{:#X}` bytes at `{:#X}`{array}. {}\n",
+            code(&b.name, false),
+            text(&f.name),
+            page_name(f),
+            b.size,
+            b.offset,
+            para(&b.doc)
+        );
+        out.push_str("## Contents\n\n");
+        let links: Vec<String> = (held.iter())
+            .map(|e| format!("[{}](#{})", text(e.name), slug(&heading(e.bundle, e.name))))
+            .collect();
+        let _ = writeln!(out, "- {}\n", links.join(" · "));
         out.push_str("## Registers\n\n");
-        for e in &all {
+        let digits = digits(f.size);
+        for e in held {
             self.register_section(f, e, digits, &mut out);
         }
         out
@@ -513,14 +564,15 @@ impl<'m> Pages<'m> {
     /// tables): its sections, then each bundle's registers, linked to their sections.
     fn contents(&self, f: &RegFile, all: &[Entry], out: &mut String) {
         out.push_str("## Contents\n\n");
-        let mut sections = vec!["Evidence", "Bundles", "Register map", "Registers"];
+        let mut sections = vec!["Evidence", "Bundles", "Register map"];
         if !f.counts.is_empty() {
             sections.insert(0, "Counts");
         }
         let links: Vec<String> = (sections.iter())
             .map(|s| format!("[{s}](#{})", slug(s)))
             .collect();
-        let _ = writeln!(out, "- {}", links.join(" · "));
+        let _ = writeln!(out, "- {}\n", links.join(" · "));
+        out.push_str("Each bundle's registers are on a page of their own:\n\n");
         let mut bundles: Vec<&str> = Vec::new();
         for e in all {
             if !bundles.contains(&e.bundle) {
@@ -528,10 +580,19 @@ impl<'m> Pages<'m> {
             }
         }
         for b in bundles {
+            let page = bundle_page(f, b);
             let links: Vec<String> = (all.iter().filter(|e| e.bundle == b))
-                .map(|e| format!("[{}](#{})", text(e.name), slug(&heading(e.bundle, e.name))))
+                .map(|e| {
+                    let anchor = slug(&heading(e.bundle, e.name));
+                    format!("[{}]({page}.md#{anchor})", text(e.name))
+                })
                 .collect();
-            let _ = writeln!(out, "- {}: {}", code(b, false), links.join(" · "));
+            let _ = writeln!(
+                out,
+                "- [{}]({page}.md): {}",
+                code(b, false),
+                links.join(" · ")
+            );
         }
         out.push('\n');
     }
@@ -596,8 +657,9 @@ impl<'m> Pages<'m> {
             let names: Vec<String> = about.iter().map(|a| code(a, false)).collect();
             let _ = writeln!(
                 out,
-                "⚠ **Recorded conflict** [{}](../conflicts.md#{}) about {}: {}\n",
+                "⚠ **Recorded conflict** [{}]({}conflicts.md#{}) about {}: {}\n",
                 text(&c.name),
+                Loc::Bundle.up(),
                 slug(&c.name),
                 names.join(", "),
                 prose(&c.doc, false)
@@ -614,9 +676,10 @@ impl<'m> Pages<'m> {
             }
             let _ = writeln!(
                 out,
-                "![{} bit map ({})](../{rel})\n",
+                "![{} bit map ({})]({}{rel})\n",
                 text(&heading(e.bundle, e.name)),
-                archs.join(", ")
+                archs.join(", "),
+                Loc::Bundle.up()
             );
         }
 
@@ -663,7 +726,7 @@ impl<'m> Pages<'m> {
             }
             let archs: Vec<String> = archs.iter().map(|a| a.to_string()).collect();
             let enum_cell = match &x.enum_type {
-                Some(t) => self.type_cell(t, Loc::Word),
+                Some(t) => self.type_cell(t, Loc::Bundle),
                 None => "—".into(),
             };
             self.row(

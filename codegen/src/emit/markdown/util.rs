@@ -308,13 +308,16 @@ pub(super) enum Loc {
     Top,
     /// `docs/words/*.md`
     Word,
+    /// `docs/registers/<file>/*.md`: a register file's bundle pages
+    Bundle,
 }
 
 impl Loc {
-    fn up(self) -> &'static str {
+    pub(super) fn up(self) -> &'static str {
         match self {
             Loc::Top => "",
             Loc::Word => "../",
+            Loc::Bundle => "../../",
         }
     }
 }
@@ -343,6 +346,7 @@ impl<'m> Pages<'m> {
         let dir = match loc {
             Loc::Top => "words/",
             Loc::Word => "",
+            Loc::Bundle => "../../words/",
         };
         format!("[{}]({dir}{}.md)", text(&w.name), w.name)
     }
