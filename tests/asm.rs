@@ -67,7 +67,8 @@ fn the_extension_carries_what_the_pages_do_not_show() {
     b[7] = 3;
     b[8] = 7;
     b[0x2c] = 1; // use_raw_count
-    let line = "PSEUDO_DMA_TRIGGER $S[22]>=7 $S[3]+=7@complete q_gradient_out block_id=0 use_raw_count=1;";
+    let line =
+        "PSEUDO_DMA_TRIGGER $S[22]>=7 $S[3]+=7@complete q_gradient_out block_id=0 use_raw_count=1;";
     assert_eq!(disassemble(&b, arch), line);
     assert_eq!(assembled(line, arch), b);
     // A queue name that is no identifier is quoted; one that is not plain text is hex.
@@ -106,20 +107,44 @@ fn comments_and_blank_lines_are_skipped() {
 fn bad_lines_are_errors_with_a_column() {
     let cases: &[(&str, usize, &str)] = &[
         ("PSEUDO_DMA_TRIGGER q block_id=0", 32, "expected `;`"),
-        ("PSEUDO_DMA_TRIGER q;", 1, "did you mean `PSEUDO_DMA_TRIGGER`"),
-        ("PSEUDO_DMA_TRIGGER q blok_id=1;", 22, "did you mean `block_id`"),
+        (
+            "PSEUDO_DMA_TRIGER q;",
+            1,
+            "did you mean `PSEUDO_DMA_TRIGGER`",
+        ),
+        (
+            "PSEUDO_DMA_TRIGGER q blok_id=1;",
+            22,
+            "did you mean `block_id`",
+        ),
         ("PSEUDO_DMA_TRIGGER q block_id=x;", 31, "expected a number"),
-        ("PSEUDO_DMA_TRIGGER q block_id=4294967296;", 22, "does not fit"),
+        (
+            "PSEUDO_DMA_TRIGGER q block_id=4294967296;",
+            22,
+            "does not fit",
+        ),
         ("PSEUDO_DMA_TRIGGER $S[300]>0 q;", 20, "does not fit"),
         ("PSEUDO_DMA_TRIGGER $S[1]?0 q;", 20, "expected a compare"),
-        ("PSEUDO_DMA_TRIGGER $S[1]++@later q;", 20, "expected an update"),
-        ("PSEUDO_DMA_TRIGGER $S[1]>1 $S[2]+=2@read q;", 28, "given twice"),
+        (
+            "PSEUDO_DMA_TRIGGER $S[1]++@later q;",
+            20,
+            "expected an update",
+        ),
+        (
+            "PSEUDO_DMA_TRIGGER $S[1]>1 $S[2]+=2@read q;",
+            28,
+            "given twice",
+        ),
         ("PSEUDO_DMA_TRIGGER q; x", 23, "`#` comment"),
         ("PSEUDO_DMA_TRIGGER \"q;", 23, "closing"),
         ("EVENT_SEMAPHORE raw[8..9]=0x01;", 17, "raw[a..b]"),
         ("EVENT_SEMAPHORE raw[12..14]=0x01;", 17, "is 2 bytes"),
         (".word 0x00;", 1, "128 hex digits"),
-        ("PSEUDO_TRIGGER_COLLECTIVE dtype=fp99;", 33, "not a DTYPE enumerator"),
+        (
+            "PSEUDO_TRIGGER_COLLECTIVE dtype=fp99;",
+            33,
+            "not a DTYPE enumerator",
+        ),
         ("PSEUDO_TRIGGER_COLLECTIVE q;", 27, "expected `name=value`"),
         ("DMA_IMMEDIATE;", 1, "not a word on cayman"),
     ];
@@ -137,7 +162,11 @@ fn every_dtype_reads_back_lowercase() {
     for e in enumerators("DTYPE").unwrap() {
         let name = e.name.to_ascii_lowercase();
         let line = format!("PSEUDO_TRIGGER_COLLECTIVE dtype={name};");
-        assert_eq!(u64::from(assembled(&line, Arch::cayman)[13]), e.value, "{line}");
+        assert_eq!(
+            u64::from(assembled(&line, Arch::cayman)[13]),
+            e.value,
+            "{line}"
+        );
     }
 }
 

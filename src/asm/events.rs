@@ -48,9 +48,16 @@ pub(crate) fn prefix<'k>(mut keys: impl Iterator<Item = (&'k str, &'k str)>) -> 
 }
 
 /// The operands the block's fields print as, and the keys they stand for.
-pub(crate) fn print<'j>(prefix: &str, get: impl Fn(&str) -> Option<&'j Json>) -> (Vec<String>, Vec<String>) {
+pub(crate) fn print<'j>(
+    prefix: &str,
+    get: impl Fn(&str) -> Option<&'j Json>,
+) -> (Vec<String>, Vec<String>) {
     let key = |name: &str| format!("{prefix}{name}");
-    let name = |k: &str| get(&key(k)).and_then(|v| v.get("name")).and_then(Json::as_str);
+    let name = |k: &str| {
+        get(&key(k))
+            .and_then(|v| v.get("name"))
+            .and_then(Json::as_str)
+    };
     let num = |k: &str| get(&key(k)).and_then(Json::as_u64);
     let (mut operands, mut consumed) = (Vec::new(), Vec::new());
     let (Some(value), Some(wait_idx), Some(update_idx)) =
@@ -62,7 +69,8 @@ pub(crate) fn print<'j>(prefix: &str, get: impl Fn(&str) -> Option<&'j Json>) ->
         operands.push(format!("$S[{wait_idx}]{op}{value}"));
         consumed.extend([key(MODE), key("wait_idx"), key("semaphore_value")]);
     }
-    if let Some((_, op, when)) = name("update_mode").and_then(|n| UPDATES.iter().find(|u| u.0 == n)) {
+    if let Some((_, op, when)) = name("update_mode").and_then(|n| UPDATES.iter().find(|u| u.0 == n))
+    {
         let shown = if op.ends_with('=') {
             consumed.push(key("semaphore_value"));
             value.to_string()

@@ -28,9 +28,9 @@ pub struct Slot {
 impl Layout {
     /// The layout `arch` reads `bytes` with; `None` when it names no opcode.
     pub fn of(bytes: &[u8; 64], arch: Arch) -> Option<Layout> {
-        Word::identify(bytes, arch)
-            .map(Layout::Word)
-            .or_else(|| opcode_enumerator(bytes[0], arch).map(|name| Layout::Opcode(bytes[0], name)))
+        Word::identify(bytes, arch).map(Layout::Word).or_else(|| {
+            opcode_enumerator(bytes[0], arch).map(|name| Layout::Opcode(bytes[0], name))
+        })
     }
 
     pub fn mnemonic(&self) -> &'static str {
@@ -141,7 +141,12 @@ fn opcode_enumerator(op: u8, arch: Arch) -> Option<&'static str> {
 }
 
 /// The leaves of a decoded word's JSON `fields`, as (path, value).
-fn flatten(obj: &Map<String, Json>, prefix: &str, leaves: &[LeafMeta], out: &mut Vec<(String, Json)>) {
+fn flatten(
+    obj: &Map<String, Json>,
+    prefix: &str,
+    leaves: &[LeafMeta],
+    out: &mut Vec<(String, Json)>,
+) {
     for (key, value) in obj {
         let path = if prefix.is_empty() {
             key.clone()

@@ -32,10 +32,13 @@ use core::fmt;
 
 pub mod events;
 mod layout;
+mod lines;
 mod parse;
 mod print;
 mod producer;
 mod value;
+
+pub use lines::{MAX_LINE, for_each_line};
 
 use crate::words::Arch;
 

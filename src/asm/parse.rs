@@ -22,7 +22,9 @@ pub fn assemble(line: &str, arch: Arch) -> Result<Option<[u8; 64]>, AsmError> {
     let Some(tokens) = lex(line)? else {
         return Ok(None);
     };
-    let (&(col, mnemonic), operands) = tokens.split_first().ok_or(AsmError::new(1, "expected a mnemonic"))?;
+    let (&(col, mnemonic), operands) = tokens
+        .split_first()
+        .ok_or(AsmError::new(1, "expected a mnemonic"))?;
     if mnemonic == ".word" {
         return raw_word(col, operands).map(Some);
     }
@@ -35,7 +37,10 @@ pub fn assemble(line: &str, arch: Arch) -> Result<Option<[u8; 64]>, AsmError> {
         for (key, v) in operand(&layout, &slots, col, tok, &mut raw)? {
             match set.iter().find(|(k, _, _)| *k == key) {
                 Some((_, old, _)) if *old != v => {
-                    return Err(AsmError::new(col, format!("`{key}` is given twice, as {old} and {v}")));
+                    return Err(AsmError::new(
+                        col,
+                        format!("`{key}` is given twice, as {old} and {v}"),
+                    ));
                 }
                 Some(_) => {}
                 None => set.push((key, v, col)),
@@ -83,15 +88,19 @@ fn operand(
 ) -> Result<Vec<(String, Json)>, AsmError> {
     if tok.starts_with('$') {
         let prefix = events::prefix(slots.iter().map(|s| (s.key.as_str(), s.leaf.type_name)))
-            .ok_or_else(|| AsmError::new(col, format!("{} has no events block", layout.mnemonic())))?;
+            .ok_or_else(|| {
+                AsmError::new(col, format!("{} has no events block", layout.mnemonic()))
+            })?;
         return events::parse(prefix, tok).map_err(|m| AsmError::new(col, m));
     }
     let Some((key, text)) = tok.split_once('=') else {
         // A bare operand is the text of the first text field (a queue name).
-        let slot = slots
-            .iter()
-            .find(|s| is_text(&s.leaf))
-            .ok_or_else(|| AsmError::new(col, format!("expected `name=value` or `$S[…]`, got `{tok}`")))?;
+        let slot = slots.iter().find(|s| is_text(&s.leaf)).ok_or_else(|| {
+            AsmError::new(
+                col,
+                format!("expected `name=value` or `$S[…]`, got `{tok}`"),
+            )
+        })?;
         let v = value::parse(&slot.leaf, tok).map_err(|m| AsmError::new(col, m))?;
         return Ok(vec![(slot.key.clone(), v)]);
     };
@@ -103,7 +112,10 @@ fn operand(
     let Some(slot) = slots.iter().find(|s| s.key == key) else {
         let guess = nearest(key, slots.iter().map(|s| s.key.as_str()))
             .map_or(String::new(), |g| format!("; did you mean `{g}`?"));
-        return Err(AsmError::new(col, format!("{} has no field `{key}`{guess}", layout.mnemonic())));
+        return Err(AsmError::new(
+            col,
+            format!("{} has no field `{key}`{guess}", layout.mnemonic()),
+        ));
     };
     let v = value::parse(&slot.leaf, text).map_err(|m| AsmError::new(vcol, m))?;
     Ok(vec![(slot.key.clone(), v)])
@@ -127,7 +139,11 @@ fn raw_bytes(layout: &Layout, range: &str, text: &str) -> Result<(usize, Vec<u8>
     let data = hex(text.strip_prefix("0x").ok_or_else(expected)?)
         .ok_or_else(|| format!("`{text}` is not hex bytes"))?;
     if data.len() != b - a {
-        return Err(format!("raw[{a}..{b}] is {} bytes, got {}", b - a, data.len()));
+        return Err(format!(
+            "raw[{a}..{b}] is {} bytes, got {}",
+            b - a,
+            data.len()
+        ));
     }
     Ok((a, data))
 }
@@ -138,7 +154,10 @@ fn raw_word(col: usize, operands: &[Token]) -> Result<[u8; 64], AsmError> {
     let [(vcol, text)] = operands else {
         return Err(expected());
     };
-    let data = text.strip_prefix("0x").and_then(hex).ok_or_else(|| AsmError::new(*vcol, format!("`{text}` is not hex bytes")))?;
+    let data = text
+        .strip_prefix("0x")
+        .and_then(hex)
+        .ok_or_else(|| AsmError::new(*vcol, format!("`{text}` is not hex bytes")))?;
     data.try_into().map_err(|_| expected())
 }
 
@@ -174,9 +193,13 @@ fn resolve(mnemonic: &str, arch: Arch) -> Result<Layout, String> {
     {
         let mut template = [0u8; 64];
         template[0] = e.value as u8;
-        return Ok(Word::identify(&template, arch).map_or(Layout::Opcode(e.value as u8, e.name), Layout::Word));
+        return Ok(Word::identify(&template, arch)
+            .map_or(Layout::Opcode(e.value as u8, e.name), Layout::Word));
     }
-    let names = WORDS.iter().map(|w| w.name).chain(opcodes.iter().map(|e| e.name));
+    let names = WORDS
+        .iter()
+        .map(|w| w.name)
+        .chain(opcodes.iter().map(|e| e.name));
     Err(match nearest(mnemonic, names) {
         Some(g) => format!("unknown mnemonic `{mnemonic}`; did you mean `{g}`?"),
         None => format!("unknown mnemonic `{mnemonic}` (a word, an OPCODE enumerator or `.word`)"),
@@ -238,7 +261,10 @@ fn lex(line: &str) -> Result<Option<Vec<Token<'_>>>, AsmError> {
                     let after = line[i + 1..].trim_start();
                     if !(after.is_empty() || after.starts_with('#')) {
                         let at = col + 1 + line[i + 1..].chars().count() - after.chars().count();
-                        return Err(AsmError::new(at, "nothing but a `#` comment may follow `;`"));
+                        return Err(AsmError::new(
+                            at,
+                            "nothing but a `#` comment may follow `;`",
+                        ));
                     }
                     return Ok(Some(tokens));
                 }

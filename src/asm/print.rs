@@ -28,7 +28,9 @@ pub fn line(bytes: &[u8; 64], arch: Arch) -> String {
         consumed.extend(keys);
     }
     // The first text field stands bare when it reads as a name (pool.asm's queue names).
-    if let Some(s) = slots.iter().find(|s| is_text(&s.leaf) && get(&s.key).is_some())
+    if let Some(s) = slots
+        .iter()
+        .find(|s| is_text(&s.leaf) && get(&s.key).is_some())
         && let Some(text) = bare_text(&s.leaf, bytes)
     {
         operands.push(text.to_string());

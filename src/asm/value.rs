@@ -39,7 +39,10 @@ pub fn render(leaf: &LeafMeta, value: &Json, bytes: &[u8; 64]) -> String {
     if is_text(leaf) {
         let field = &bytes[leaf.offset..leaf.offset + leaf.size];
         return match canonical_text(field) {
-            Some(t) if t.bytes().all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') => {
+            Some(t)
+                if t.bytes()
+                    .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\') =>
+            {
                 format!("\"{t}\"")
             }
             _ => format!("0x{}", hex_string(field)),
@@ -94,10 +97,11 @@ pub fn parse(leaf: &LeafMeta, token: &str) -> Result<Json, String> {
         return parse_text(token);
     }
     if let Some(inner) = token.strip_prefix('[') {
-        let inner = inner
-            .strip_suffix(']')
-            .ok_or("an array ends with `]`")?;
-        let items = (!inner.is_empty()).then(|| inner.split(',')).into_iter().flatten();
+        let inner = inner.strip_suffix(']').ok_or("an array ends with `]`")?;
+        let items = (!inner.is_empty())
+            .then(|| inner.split(','))
+            .into_iter()
+            .flatten();
         return items
             .map(number)
             .collect::<Result<Vec<_>, _>>()

@@ -25,11 +25,11 @@ use serde_json::{Value as Json, json};
 
 use crate::words::{Arch, Word};
 
+pub(crate) use encode::write_leaf;
 pub use encode::{
     EncodeError, ListError, encode_all, encode_instruction, encode_records, instructions,
     instructions_from_str, records,
 };
-pub(crate) use encode::write_leaf;
 pub use fields::{JsonFields, hex_string, leaf_json, raw_bits};
 pub use path::PathStack;
 pub use stream::{MAX_ELEMENT_BYTES, for_each_in, for_each_instruction, for_each_record};
