@@ -184,7 +184,11 @@ mod _native {
 
     /// `encode --asm`'s words from the text of lines in `decode --asm`'s syntax.
     #[pyfunction]
-    fn assemble<'py>(py: Python<'py>, text: &str, arch_name: &str) -> PyResult<Bound<'py, PyBytes>> {
+    fn assemble<'py>(
+        py: Python<'py>,
+        text: &str,
+        arch_name: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
         let arch = arch(arch_name)?;
         let mut words = Vec::new();
         let mut errors = dmaspec_cli::error::Listed::default();
@@ -195,7 +199,10 @@ mod _native {
         .map_err(|e| bad_list(py, e.to_string()))?;
         if !errors.is_empty() {
             let errors = errors.into_lines();
-            return Err(raise(py, dmaspec_cli::CliError::Encode { errors, hint: None }));
+            return Err(raise(
+                py,
+                dmaspec_cli::CliError::Encode { errors, hint: None },
+            ));
         }
         Ok(PyBytes::new(py, &words))
     }

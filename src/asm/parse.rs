@@ -163,7 +163,7 @@ fn raw_word(col: usize, operands: &[Token]) -> Result<[u8; 64], AsmError> {
 
 /// Bytes from pairs of hex digits.
 fn hex(text: &str) -> Option<Vec<u8>> {
-    if text.len() % 2 != 0 || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     (0..text.len())
