@@ -207,7 +207,7 @@ fn random_words_of_every_kind_round_trip() {
                 dispatch_to(w, &mut b);
                 b
             });
-            runner(300)
+            runner(200)
                 .run(&strategy, |b| round_trip(&b, arch))
                 .unwrap_or_else(|e| panic!("{} on {arch:?}: {e}", w.name));
         }
