@@ -140,6 +140,12 @@ fn bad_lines_are_errors_with_a_column() {
         ("EVENT_SEMAPHORE raw[8..9]=0x01;", 17, "raw[a..b]"),
         ("EVENT_SEMAPHORE raw[12..14]=0x01;", 17, "is 2 bytes"),
         (".word 0x00;", 1, "128 hex digits"),
+        // A long token is echoed cut short.
+        (
+            &format!("EVENT_SEMAPHORE {};", "x".repeat(500)),
+            17,
+            "… (500 characters)",
+        ),
         (
             "PSEUDO_TRIGGER_COLLECTIVE dtype=fp99;",
             33,

@@ -13,6 +13,7 @@
 use serde_json::{Value as Json, json};
 
 use super::value::number;
+use crate::names::echo;
 
 /// Wait modes with a compare form: (WAIT_MODE enumerator, operator). Longer operators come
 /// first, so that reading tries `>=` before `>`.
@@ -110,7 +111,7 @@ pub(crate) fn parse(prefix: &str, token: &str) -> Result<Vec<(String, Json)>, St
     let (mode, op) = WAITS
         .iter()
         .find(|w| rest.starts_with(w.1))
-        .ok_or_else(|| format!("expected a compare (>, >=, ==, <=, <) or an update (++@complete …) after `$S[…]`, got `{rest}`"))?;
+        .ok_or_else(|| format!("expected a compare (>, >=, ==, <=, <) or an update (++@complete …) after `$S[…]`, got `{}`", echo(rest)))?;
     Ok(vec![
         (key(MODE), json!(mode)),
         (key("wait_idx"), idx),
@@ -128,6 +129,7 @@ fn split_op(op: &str) -> (&str, &str) {
 
 fn update_expected(got: &str) -> String {
     format!(
-        "expected an update `++`, `--`, `+=v`, `-=v` or `=v` then `@complete` or `@read`, got `{got}`"
+        "expected an update `++`, `--`, `+=v`, `-=v` or `=v` then `@complete` or `@read`, got `{}`",
+        echo(got)
     )
 }

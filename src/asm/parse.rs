@@ -6,7 +6,7 @@
 use serde_json::{Map, Value as Json, json};
 
 use crate::json::encode_instruction;
-use crate::names::nearest;
+use crate::names::{echo, nearest};
 use crate::words::{Arch, WORDS, Word, enumerators};
 
 use super::AsmError;
@@ -39,7 +39,11 @@ pub fn assemble(line: &str, arch: Arch) -> Result<Option<[u8; 64]>, AsmError> {
                 Some((_, old, _)) if *old != v => {
                     return Err(AsmError::new(
                         col,
-                        format!("`{key}` is given twice, as {old} and {v}"),
+                        format!(
+                            "`{key}` is given twice, as {} and {}",
+                            echo(&old.to_string()),
+                            echo(&v.to_string())
+                        ),
                     ));
                 }
                 Some(_) => {}
@@ -98,7 +102,7 @@ fn operand(
         let slot = slots.iter().find(|s| is_text(&s.leaf)).ok_or_else(|| {
             AsmError::new(
                 col,
-                format!("expected `name=value` or `$S[…]`, got `{tok}`"),
+                format!("expected `name=value` or `$S[…]`, got `{}`", echo(tok)),
             )
         })?;
         let v = value::parse(&slot.leaf, tok).map_err(|m| AsmError::new(col, m))?;
@@ -114,7 +118,7 @@ fn operand(
             .map_or(String::new(), |g| format!("; did you mean `{g}`?"));
         return Err(AsmError::new(
             col,
-            format!("{} has no field `{key}`{guess}", layout.mnemonic()),
+            format!("{} has no field `{}`{guess}", layout.mnemonic(), echo(key)),
         ));
     };
     let v = value::parse(&slot.leaf, text).map_err(|m| AsmError::new(vcol, m))?;
@@ -137,7 +141,7 @@ fn raw_bytes(layout: &Layout, range: &str, text: &str) -> Result<(usize, Vec<u8>
         return Err(expected());
     }
     let data = hex(text.strip_prefix("0x").ok_or_else(expected)?)
-        .ok_or_else(|| format!("`{text}` is not hex bytes"))?;
+        .ok_or_else(|| format!("`{}` is not hex bytes", echo(text)))?;
     if data.len() != b - a {
         return Err(format!(
             "raw[{a}..{b}] is {} bytes, got {}",
@@ -157,7 +161,7 @@ fn raw_word(col: usize, operands: &[Token]) -> Result<[u8; 64], AsmError> {
     let data = text
         .strip_prefix("0x")
         .and_then(hex)
-        .ok_or_else(|| AsmError::new(*vcol, format!("`{text}` is not hex bytes")))?;
+        .ok_or_else(|| AsmError::new(*vcol, format!("`{}` is not hex bytes", echo(text))))?;
     data.try_into().map_err(|_| expected())
 }
 
@@ -201,8 +205,11 @@ fn resolve(mnemonic: &str, arch: Arch) -> Result<Layout, String> {
         .map(|w| w.name)
         .chain(opcodes.iter().map(|e| e.name));
     Err(match nearest(mnemonic, names) {
-        Some(g) => format!("unknown mnemonic `{mnemonic}`; did you mean `{g}`?"),
-        None => format!("unknown mnemonic `{mnemonic}` (a word, an OPCODE enumerator or `.word`)"),
+        Some(g) => format!("unknown mnemonic `{}`; did you mean `{g}`?", echo(mnemonic)),
+        None => format!(
+            "unknown mnemonic `{}` (a word, an OPCODE enumerator or `.word`)",
+            echo(mnemonic)
+        ),
     })
 }
 

@@ -11,6 +11,7 @@
 use serde_json::{Value as Json, json};
 
 use crate::json::hex_string;
+use crate::names::echo;
 use crate::runtime::meta::{EnumeratorMeta, LeafMeta};
 use crate::runtime::text::canonical_text;
 use crate::words::{enumerators, flag_bits};
@@ -116,13 +117,13 @@ pub fn parse(leaf: &LeafMeta, token: &str) -> Result<Json, String> {
         return (values.iter().find(exact))
             .or_else(|| values.iter().find(|e| e.name.eq_ignore_ascii_case(token)))
             .map(|e| Json::String(e.name.to_string()))
-            .ok_or_else(|| format!("`{token}` is not a {ty} enumerator"));
+            .ok_or_else(|| format!("`{}` is not a {ty} enumerator", echo(token)));
     }
     if flag_bits(ty).is_some() {
         let names: Vec<Json> = token.split('|').map(|n| json!(n)).collect();
         return Ok(Json::Array(names));
     }
-    Err(format!("expected a number for {ty}, got `{token}`"))
+    Err(format!("expected a number for {ty}, got `{}`", echo(token)))
 }
 
 /// Text as `"…"` (or a bare identifier), or every byte of the field as `0x…`.
@@ -150,7 +151,7 @@ pub fn number(token: &str) -> Result<Json, String> {
         Some(hex) => (16, hex),
         None => (10, digits),
     };
-    let not = || format!("expected a number, got `{token}`");
+    let not = || format!("expected a number, got `{}`", echo(token));
     let m = (!body.is_empty() && body.chars().all(|c| c.is_digit(radix)))
         .then(|| u64::from_str_radix(body, radix).ok())
         .flatten()
