@@ -47,7 +47,7 @@ pub struct EncodeArgs {
     /// The input is lines of `decode --asm`'s syntax (`#` comments and blank lines
     /// skipped), one word each, written as they say (every bit is on the line: no
     /// validation).
-    #[arg(long, conflicts_with_all = ["record", "no_validate"])]
+    #[arg(long, conflicts_with = "record")]
     pub asm: bool,
 }
 
