@@ -8,6 +8,8 @@
 #![forbid(unsafe_code)]
 // The DGE helpers encode the ADDR8 arms the sources only infer; a confidence gate marks
 // those for the crate's users, not for the crate's own use of them.
+#[cfg(feature = "json")]
+pub mod asm;
 #[allow(deprecated)]
 pub mod dge;
 #[cfg(feature = "json")]

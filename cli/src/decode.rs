@@ -27,6 +27,10 @@ pub struct DecodeArgs {
     /// Print one JSON document instead of tables.
     #[arg(long)]
     pub json: bool,
+    /// Print one line per word in the producer's disassembly syntax (`encode --asm` reads
+    /// it back).
+    #[arg(long, conflicts_with_all = ["json", "record"])]
+    pub asm: bool,
     /// No progress bar (shown on stderr when it is a terminal, stdout is not, and the
     /// input is a file).
     #[arg(long, short)]
@@ -106,7 +110,9 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
         out.write_all(b"{\"instructions\":[")?;
     }
     let result = each_word(words, args.arch, |index, offset, bytes, d| {
-        if args.json {
+        if args.asm {
+            writeln!(out, "{}", dmaspec::asm::disassemble(bytes, args.arch))?;
+        } else if args.json {
             if index > 0 {
                 out.write_all(b",")?;
             }

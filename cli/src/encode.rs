@@ -44,6 +44,11 @@ pub struct EncodeArgs {
     /// instead of words.
     #[arg(long = "struct", value_name = "NAME")]
     pub record: Option<String>,
+    /// The input is lines of `decode --asm`'s syntax (`#` comments and blank lines
+    /// skipped), one word each, written as they say (every bit is on the line: no
+    /// validation).
+    #[arg(long, conflicts_with = "record")]
+    pub asm: bool,
 }
 
 /// What `validate` would report on the encoded stream: one line per fault the input does
@@ -236,6 +241,9 @@ pub fn encode_input(
 /// The `encode` command: nothing is written when the input has an error.
 pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
     let validate = !args.no_validate;
+    if args.asm {
+        return encode_asm(&args.input, args.hex, args.arch);
+    }
     match &args.record {
         Some(name) => encode_records(&args.input, args.hex, name, args.arch, validate),
         None => encode_words(&args.input, args.hex, args.arch, validate),
@@ -243,21 +251,43 @@ pub fn run(args: &EncodeArgs) -> Result<(), CliError> {
 }
 
 fn encode_words(input: &Path, hex: bool, arch: Arch, validate: bool) -> Result<(), CliError> {
-    use std::io::Write as _;
     let (words, warnings) = encode_input(input, arch, validate)?;
-    let mut out = super::output::stdout();
-    if hex {
-        out.write_all(hex_lines(&words).as_bytes())?;
-    } else {
-        for w in &words {
-            out.write_all(w)?;
-        }
-    }
-    out.flush()?;
+    write_words(&words, hex)?;
     for w in warnings {
         crate::message!("dmaspec: warning: {w}");
     }
     Ok(())
+}
+
+fn write_words(words: &[[u8; 64]], hex: bool) -> Result<(), CliError> {
+    use std::io::Write as _;
+    let mut out = super::output::stdout();
+    if hex {
+        out.write_all(hex_lines(words).as_bytes())?;
+    } else {
+        for w in words {
+            out.write_all(w)?;
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `encode --asm`: the library assembles the lines one at a time; nothing is written when
+/// one has an error.
+fn encode_asm(input: &Path, hex: bool, arch: Arch) -> Result<(), CliError> {
+    let mut words = Vec::new();
+    let mut errors = Listed::default();
+    dmaspec::asm::for_each_line(super::input::open(Some(input))?, arch, |line, r| match r {
+        Ok(w) => words.push(w),
+        Err(e) => errors.push(format!("line {line}, {e}")),
+    })
+    .map_err(|e| CliError::read(input, e))?;
+    if !errors.is_empty() {
+        let errors = errors.into_lines();
+        return Err(CliError::Encode { errors, hint: None });
+    }
+    write_words(&words, hex)
 }
 
 /// `dmaspec encode --struct NAME`: records from `decode --struct NAME --json`'s list (or a

@@ -702,6 +702,139 @@
     return { regfile: f.name, arch, start, bytes: bytes.length, registers, unmapped };
   };
 
+
+  // ---- one line per word: `dmaspec decode --asm` (docs/guide/cli.md, "One line per word") ----
+  // A port of the library's printer (src/asm/); tests/viewer/run.mjs compares the two on
+  // random streams of every architecture, so the tables below cannot drift from its own.
+
+  // The producer's compare and update forms of the events block (src/asm/events.rs).
+  const WAITS = [["WAIT_FOR_SEM_GE_IMM", ">="], ["WAIT_FOR_SEM_LE_IMM", "<="],
+    ["WAIT_FOR_SEM_EQ_IMM", "=="], ["WAIT_FOR_SEM_GT_IMM", ">"], ["WAIT_FOR_SEM_LT_IMM", "<"]];
+  const UPDATES = [["SEM_INC_COMPLETE", "++", "complete"], ["SEM_DEC_COMPLETE", "--", "complete"],
+    ["SEM_ADD_IMM_COMPLETE", "+=", "complete"], ["SEM_SUB_IMM_COMPLETE", "-=", "complete"],
+    ["SEM_WR_IMM_COMPLETE", "=", "complete"], ["SEM_INC_READ", "++", "read"],
+    ["SEM_DEC_READ", "--", "read"], ["SEM_ADD_IMM_READ", "+=", "read"],
+    ["SEM_SUB_IMM_READ", "-=", "read"], ["SEM_WR_IMM_READ", "=", "read"]];
+  // The fields the producer's lines always show (src/asm/producer.rs).
+  const SHOWN = {
+    PSEUDO_TRIGGER_COLLECTIVE: ["ctype", "input_tensor_id", "output_tensor_id", "num_elements",
+      "dtype", "op", "group_id"],
+    PSEUDO_DMA_TRIGGER: ["block_id"],
+  };
+
+  // The leaves `fields` shows, as [path, value] in the order of `keys`.
+  function flatten(fields, keys) {
+    const out = [];
+    const at = (obj, prefix) => {
+      for (const [k, v] of Object.entries(obj)) {
+        const path = prefix ? prefix + "." + k : k;
+        if (keys.includes(path)) out.push([path, v]);
+        else if (Array.isArray(v)) v.forEach((x, i) => x && typeof x === "object" && at(x, path + "[" + i + "]"));
+        else if (v && typeof v === "object") at(v, path);
+      }
+    };
+    at(fields, "");
+    return out.sort((a, b) => keys.indexOf(a[0]) - keys.indexOf(b[0]));
+  }
+
+  Dictionary.prototype.asmValue = function (type, v) {
+    if (Array.isArray(v)) return "[" + v.map((x) => this.asmValue("", x)).join(",") + "]";
+    if (v === null || typeof v !== "object") return String(v);
+    if (typeof v.name === "string") return type === "DTYPE" ? v.name.toLowerCase() : v.name;
+    const t = this.byName.get(type);
+    if (Array.isArray(v.flags) && BigInt(v.raw) !== 0n && t && t.bits) {
+      const named = v.flags.reduce((a, n) => a | (1n << BigInt(t.bits.find((b) => b.name === n).bit)), 0n);
+      if (named === BigInt(v.raw)) return v.flags.join("|");
+    }
+    return String(v.raw);
+  };
+
+  // The word `bytes` as one line in `arch`.
+  Dictionary.prototype.asm = function (bytes, arch) {
+    const w = this.wordFor(bytes, arch);
+    let slots, read, mnemonic, rawFrom = WORD_SIZE, template = new Uint8Array(WORD_SIZE);
+    if (w) {
+      mnemonic = w.name;
+      slots = w.leaves.map((l) => ({ key: l.path, type: l.type, offset: l.offset, size: l.size }));
+      read = (b) => this.walk(this.byName.get(w.name), b, arch).fields;
+      template[0] = w.opcode.value;
+      for (const l of w.leaves) {
+        if (l.constant !== null && l.constant !== undefined) setLeaf(template, l.offset, l.size, l.bits, BigInt(l.constant));
+      }
+    } else {
+      const e = this.opcodes.find((v) => v.value === bytes[0] && (v.arch.length === 0 || v.arch.includes(arch)));
+      if (!e) return ".word 0x" + hex(bytes) + ";";
+      // The header (but its opcode) and the 8-byte events block every word opens with.
+      mnemonic = e.name;
+      const header = this.byName.get("HEADER"), events = this.byName.get("EVENTS");
+      const of = (t, prefix, base) => t.fields.map((f) => ({ key: prefix + f.name,
+        type: f.ty.kind === "named" ? f.ty.name : "", offset: base + f.offset, size: f.size, constant: f.constant }));
+      slots = of(header, "header.", 0).slice(1).concat(of(events, "events.", header.size));
+      rawFrom = header.size + events.size;
+      read = (b) => ({ header: this.walk(header, b, arch).fields,
+        events: this.walk(events, b.subarray(header.size), arch).fields });
+      template[0] = bytes[0];
+      for (const s of slots) if (s.constant !== null && s.constant !== undefined) template[s.offset] = s.constant;
+    }
+    const keys = slots.map((s) => s.key);
+    const values = flatten(read(bytes), keys);
+    const defaults = new Map(flatten(read(template), keys).map(([k, v]) => [k, stringify(v)]));
+    const get = (k) => { const e = values.find((x) => x[0] === k); return e ? e[1] : undefined; };
+    const slot = (k) => slots.find((s) => s.key === k);
+    const ops = [], used = new Set();
+    const mode = slots.find((s) => s.type === "WAIT_MODE" && s.key.endsWith("wait_mode"));
+    if (mode) {
+      const p = mode.key.slice(0, -"wait_mode".length);
+      const [wm, wi, um, ui, sv] = ["wait_mode", "wait_idx", "update_mode", "update_idx", "semaphore_value"].map((k) => get(p + k));
+      if (wi !== undefined && ui !== undefined && sv !== undefined) {
+        const wait = WAITS.find((x) => wm && x[0] === wm.name);
+        if (wait) {
+          ops.push("$S[" + wi + "]" + wait[1] + sv);
+          ["wait_mode", "wait_idx", "semaphore_value"].forEach((k) => used.add(p + k));
+        }
+        const upd = UPDATES.find((x) => um && x[0] === um.name);
+        if (upd) {
+          const takes = upd[1].endsWith("=");
+          if (takes) used.add(p + "semaphore_value");
+          ops.push("$S[" + ui + "]" + upd[1] + (takes ? String(sv) : "") + "@" + upd[2]);
+          ["update_mode", "update_idx"].forEach((k) => used.add(p + k));
+        }
+      }
+    }
+    const text = slots.find((s) => s.type.startsWith("ascii[") && get(s.key) !== undefined);
+    if (text) {
+      const t = textJson(bytes.subarray(text.offset, text.offset + text.size));
+      if (typeof t === "string" && /^[A-Za-z_][A-Za-z0-9_.]*$/.test(t)) {
+        ops.push(t);
+        used.add(text.key);
+      }
+    }
+    const show = (k, v) => {
+      const s = slot(k);
+      if (!s.type.startsWith("ascii[")) return k + "=" + this.asmValue(s.type, v);
+      const field = bytes.subarray(s.offset, s.offset + s.size);
+      const t = textJson(field);
+      const plain = typeof t === "string" && [...t].every((c) => c >= " " && c <= "~" && c !== '"' && c !== "\\");
+      return k + "=" + (plain ? '"' + t + '"' : "0x" + hex(field));
+    };
+    for (const k of (w && SHOWN[w.name]) || []) {
+      if (!used.has(k) && get(k) !== undefined) {
+        ops.push(show(k, get(k)));
+        used.add(k);
+      }
+    }
+    for (const [k, v] of values) {
+      if (!used.has(k) && defaults.get(k) !== stringify(v)) ops.push(show(k, v));
+    }
+    const raw = bytes.subarray(rawFrom);
+    const first = raw.findIndex((b) => b !== 0);
+    if (first >= 0) {
+      const last = raw.length - 1 - [...raw].reverse().findIndex((b) => b !== 0);
+      ops.push("raw[" + (rawFrom + first) + ".." + (rawFrom + last + 1) + "]=0x" + hex(raw.subarray(first, last + 1)));
+    }
+    return [mnemonic].concat(ops).join(" ") + ";";
+  };
+
   const api = { Dictionary, parseHex, looksHex, setLeaf, leafValue, stringify, hex, WORD_SIZE };
   if (typeof module !== "undefined" && module.exports) module.exports = api;
   root.DmaspecDecode = api;

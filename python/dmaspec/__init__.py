@@ -63,7 +63,7 @@ else:
 
 
 __all__ = ["ARCHS", "Arch", "Data", "Word", "decode", "decode_file", "iter_decode", "encode"]
-__all__ += ["validate", "lower", "explain", "spec", "column", "columns", "Columns"]
+__all__ += ["validate", "lower", "explain", "spec", "column", "columns", "Columns", "assemble"]
 # Spelled out (not `errors.__all__`): mypy --strict sees only a literal list as exports.
 __all__ += ["Error", "InputError", "UsageError", "EncodeError", "LowerError", "DmaspecWarning"]
 
@@ -376,6 +376,14 @@ def explain(what: str) -> str:
     opcode (``"0xd4"``), a word (``"DMA_INDIRECT1D"``), a type (``"DTYPE"``) or a field path
     (``"DMA_INDIRECT1D.src_num_elem[0]"``)."""
     return _native.explain(what)
+
+
+def assemble(text: str, arch: Arch = "cayman") -> bytes:
+    """Words from lines in ``decode --asm``'s syntax (``Word.asm()`` gives one), as
+    ``encode --asm`` reads them: one 64-byte word per line, ``#`` comments and blank lines
+    skipped, each written as it says (no validation). Every bad line is raised at once as
+    one :class:`EncodeError` whose ``errors`` name its line and column."""
+    return _native.assemble(text, _arch(arch))
 
 
 def spec() -> dict[str, Any]:

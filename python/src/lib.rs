@@ -182,6 +182,31 @@ mod _native {
         Ok(PyBytes::new(py, &out))
     }
 
+    /// `encode --asm`'s words from the text of lines in `decode --asm`'s syntax.
+    #[pyfunction]
+    fn assemble<'py>(
+        py: Python<'py>,
+        text: &str,
+        arch_name: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let arch = arch(arch_name)?;
+        let mut words = Vec::new();
+        let mut errors = dmaspec_cli::error::Listed::default();
+        dmaspec::asm::for_each_line(text.as_bytes(), arch, |line, r| match r {
+            Ok(w) => words.extend_from_slice(&w),
+            Err(e) => errors.push(format!("line {line}, {e}")),
+        })
+        .map_err(|e| bad_list(py, e.to_string()))?;
+        if !errors.is_empty() {
+            let errors = errors.into_lines();
+            return Err(raise(
+                py,
+                dmaspec_cli::CliError::Encode { errors, hint: None },
+            ));
+        }
+        Ok(PyBytes::new(py, &words))
+    }
+
     /// `explain WHAT`'s text.
     #[pyfunction]
     fn explain(py: Python<'_>, what: &str) -> PyResult<String> {

@@ -12,7 +12,7 @@ use dmaspec_cli::records::{decode_one, record_json};
 use dmaspec_cli::shape::instruction_json;
 use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
-use pyo3::exceptions::PyKeyError;
+use pyo3::exceptions::{PyKeyError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBytes, PyDict, PyString};
@@ -237,6 +237,18 @@ impl Word {
 
     fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         Ok(self.object(py)?.try_iter()?.into_any())
+    }
+
+    /// The word's line in the producer's disassembly syntax (`decode --asm`); a record
+    /// has none.
+    fn asm(&self) -> PyResult<String> {
+        match &self.body {
+            Body::Word { bytes, .. } => Ok(dmaspec::asm::disassemble(bytes, self.arch)),
+            Body::Record { meta, .. } => Err(PyValueError::new_err(format!(
+                "a {} record has no line: lines are of 64-byte words",
+                meta.name
+            ))),
+        }
     }
 
     #[pyo3(signature = (key, default=None))]

@@ -512,7 +512,7 @@ impl Visitor for ArmCollector {
 }
 
 /// Lays one leaf's value into the word.
-fn write_leaf(leaf: &LeafMeta, value: &Json, bytes: &mut [u8]) -> Result<(), String> {
+pub(crate) fn write_leaf(leaf: &LeafMeta, value: &Json, bytes: &mut [u8]) -> Result<(), String> {
     let ty = leaf.type_name;
     if ty.starts_with("ascii[") {
         return write_text(leaf, value, bytes);

@@ -25,6 +25,7 @@ use serde_json::{Value as Json, json};
 
 use crate::words::{Arch, Word};
 
+pub(crate) use encode::write_leaf;
 pub use encode::{
     EncodeError, ListError, encode_all, encode_instruction, encode_records, instructions,
     instructions_from_str, records,

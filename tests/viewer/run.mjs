@@ -102,6 +102,24 @@ function cli(file, arch, record) {
   return text.split("\n").filter((l) => l.startsWith('{"index"')).map((l) => l.replace(/,$/, ""));
 }
 
+// decode --asm's lines.
+function cliAsm(file, arch) {
+  const text = execFileSync(bin, ["decode", "--hex", "--asm", "--arch", arch, file], {
+    maxBuffer: 1 << 30,
+    encoding: "utf8",
+  });
+  return text.split("\n").slice(0, -1);
+}
+
+// The page's lines (`dmaspec decode --asm`'s syntax) equal the CLI's, line for line.
+function compareLines(what, page, expected) {
+  const bad = page.map((l, i) => [i, l]).filter(([i, l]) => l !== expected[i]);
+  for (const [i, l] of bad.slice(0, 5)) console.error(`${what} word #${i}: page ${l}\n  vs CLI ${expected[i]}`);
+  if (bad.length || page.length !== expected.length) {
+    throw new Error(`${what}: ${bad.length} of ${page.length} lines (CLI ${expected.length}) differ from decode --asm`);
+  }
+}
+
 // The first key path where two JSON texts differ, for the failure message.
 function firstDiff(a, b, p = "") {
   if (JSON.stringify(a) === JSON.stringify(b)) return null;
@@ -190,7 +208,7 @@ function compareVerdicts(what, verdicts, expected, validated) {
 
 // The random streams of every architecture against the CLI; `decode` gives the page's
 // (or Node's) JSON text per word.
-async function randomStreams(decode, verdicts) {
+async function randomStreams(decode, verdicts, asm) {
   let total = 0;
   for (const arch of spec.archs.map((a) => a.name)) {
     const file = path.join(out, `random-${arch}.hex`);
@@ -202,11 +220,12 @@ async function randomStreams(decode, verdicts) {
     const got = await decode(hex, arch);
     compare(`${count} random words, ${arch}`, got, expected);
     if (verdicts) compareVerdicts(`${count} random words, ${arch}`, await verdicts(), expected, cliValidate(file, arch));
+    compareLines(`${count} random words, ${arch}`, await asm(hex, arch), cliAsm(file, arch));
     const kinds = new Set(expected.map((l) => JSON.parse(l).struct));
     const want = spec.words.filter((w) => w.arch.includes(arch)).length;
     if (kinds.size - 1 !== want) throw new Error(`${arch}: the stream has ${kinds.size - 1} of its ${want} word kinds`);
     console.log(`${arch}: ${got.length} words of ${kinds.size - 1} kinds (and undecoded ones) ` +
-      `equal decode --json's (CLI ${tc} ms, viewer ${Date.now() - t - tc} ms)`);
+      `and their lines equal decode --json's and decode --asm's (CLI ${tc} ms, viewer ${Date.now() - t - tc} ms)`);
     total += got.length;
   }
   return total;
@@ -581,7 +600,12 @@ const t0 = Date.now();
 if (args.includes("--node")) {
   const { parseHex, stringify } = require(path.join(viewer, "decode.js"));
   const total = await randomStreams((hex, arch) =>
-    dict.decodeStream(parseHex(hex), arch).map(stringify));
+    dict.decodeStream(parseHex(hex), arch).map(stringify), null, (hex, arch) => {
+    const b = parseHex(hex);
+    const lines = [];
+    for (let o = 0; o + 64 <= b.length; o += 64) lines.push(dict.asm(b.subarray(o, o + 64), arch));
+    return lines;
+  });
   const records = await randomRecords((hex, arch, r) => dict.decodeRecords(parseHex(hex), r, arch).map(stringify));
   await randomDumps(async (hex, name, arch, bundle) =>
     JSON.stringify(dict.decodeRegisters(name, arch, bundle, parseHex(hex))));
@@ -611,6 +635,9 @@ try {
   const sampleWords = await page.evaluate(() => window.viewer.decoded.map(window.viewer.stringify));
   compare("samples/dge_stream.hex", sampleWords, cli(sample, "cayman"));
   if (shown !== sampleWords.length) throw new Error(`${shown} words drawn, ${sampleWords.length} decoded`);
+  // Each drawn word shows its line, decode --asm's.
+  compareLines("samples/dge_stream.hex", await page.$$eval(".word code.asm", (c) => c.map((x) => x.textContent)),
+    cliAsm(sample, "cayman"));
   const boxes = await page.$$eval(".word .box", (b) => b.length);
   if (boxes < sampleWords.length * 10) throw new Error(`only ${boxes} boxes drawn`);
   await page.screenshot({ path: path.join(out, "viewer.png"), fullPage: false });
@@ -625,7 +652,10 @@ try {
   const total = quick ? 0 : await randomStreams(async (hex, arch) => {
     await page.selectOption("#arch", arch);
     return page.evaluate((h) => window.viewer.decodeHex(h).map(window.viewer.stringify), hex);
-  }, () => shownVerdicts(page));
+  }, () => shownVerdicts(page), async (hex, arch) => {
+    await page.selectOption("#arch", arch);
+    return page.evaluate((h) => window.viewer.asmLines(h), hex);
+  });
   const records = quick ? 0 : await randomRecords(async (hex, arch, record) => {
     await page.selectOption("#arch", arch);
     await page.selectOption("#as", record);

@@ -506,8 +506,10 @@
     const head = `#${obj.index}  offset ${obj.offset}  ` +
       (record ? "" : `opcode 0x${obj.opcode.toString(16).padStart(2, "0")}  `);
     Object.defineProperty(obj, "raw", { value: bytes.subarray(obj.offset, obj.offset + size), enumerable: false, configurable: true });
+    // A word's line as `decode --asm` prints it (records have none).
+    const line = record ? "" : el("code", { class: "asm" }, dict.asm(obj.raw, $("arch").value));
     if (!obj.struct) {
-      return el("div", { class: "word bad", id: "w" + obj.index }, el("h2", {}, head, obj.error),
+      return el("div", { class: "word bad", id: "w" + obj.index }, el("h2", {}, head, obj.error), line,
         hexPane(obj, obj.raw), verdictBox(obj));
     }
     const w = dict.wordByName.get(obj.struct);
@@ -521,7 +523,7 @@
     if (next && next.extension_of === obj.index) {
       h.append(el("span", { class: "pair" }, `extended by #${next.index} ${next.struct}`));
     }
-    return el("div", { class: "word", id: "w" + obj.index }, h,
+    return el("div", { class: "word", id: "w" + obj.index }, h, line,
       el("div", { class: "maps" }, bitmap(obj.boxes, obj.struct, obj, size), hexPane(obj, obj.raw)),
       table(obj.boxes, obj.struct, obj), verdictBox(obj), conflictList(conflictsAbout(obj.struct)));
   }
@@ -649,6 +651,13 @@
     decodeHex: (text) => { const d = decodeHex(text); need(Infinity); return d; },
     decodeBytes: (b) => { const d = decodeBytes(b); need(Infinity); return d; },
     bytes: () => hex(bytes), page: () => page,
+    // Each word's line (`decode --asm`) of hex text, in the chosen architecture.
+    asmLines: (text) => {
+      const b = parseHex(text);
+      const lines = [];
+      for (let o = 0; o + WORD_SIZE <= b.length; o += WORD_SIZE) lines.push(dict.asm(b.subarray(o, o + WORD_SIZE), $("arch").value));
+      return lines;
+    },
   };
   $("decode").addEventListener("click", () => decodeHex($("hex").value));
   $("arch").addEventListener("change", render);
