@@ -1,0 +1,237 @@
+//! `dmaspec neff FILE [--json]`: reads a NEFF end to end — the 1024-byte header with every
+//! field named, the digest verified, the tar members, the member tree (kelf descriptor →
+//! `sgNN/def.json` → engines), def.json's DMA parts (`dma_queue`, `var`, the engines' `dma`
+//! blocks) and each engine stream decoded as `decode` decodes it. A NEFF the loader would
+//! refuse, or one past the reader's limits, is one error line and exit 1.
+
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufReader, Read};
+use std::path::PathBuf;
+
+use dmaspec::Arch;
+use serde_json::{Map, Value as Json};
+
+use super::CliError;
+use super::container::header::FIELDS;
+use super::container::payload::{EntryKind, Limits};
+use super::container::tree::Graph;
+use super::container::{Neff, digest_name, streams};
+use super::hex_string;
+
+/// Read a NEFF (the compiler's model container): header, digest, members, DMA queues and
+/// engine streams.
+#[derive(clap::Args)]
+pub struct NeffArgs {
+    /// Architecture the engine streams are decoded for: sunda, cayman, mariana, maverick.
+    #[arg(long, default_value = "cayman", value_parser = super::parse_arch)]
+    pub arch: Arch,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The NEFF file; `-` for stdin.
+    pub input: PathBuf,
+}
+
+pub fn run(args: &NeffArgs) -> Result<(), CliError> {
+    let name = super::input::name(Some(&args.input));
+    let limits = Limits::default();
+    let read = if args.input.as_os_str() == "-" {
+        Neff::read(&mut io::stdin().lock(), None, &limits)
+    } else {
+        let file = File::open(&args.input).map_err(|e| CliError::read(&args.input, e))?;
+        let len = file.metadata().ok().map(|m| m.len());
+        let mut input = BufReader::with_capacity(1 << 16, file);
+        Neff::read(&mut input as &mut dyn Read, len, &limits)
+    };
+    let neff = read.map_err(|e| CliError::BadFile(format!("{name}: not a NEFF this reads: {e}")))?;
+    if args.json {
+        let mut text = serde_json::to_string_pretty(&neff.to_json(args.arch))
+            .map_err(|e| CliError::BadFile(e.to_string()))?;
+        text.push('\n');
+        super::output::print(&text)
+    } else {
+        super::output::print(&text(&neff, args.arch))
+    }
+}
+
+/// The text report.
+pub fn text(neff: &Neff, arch: Arch) -> String {
+    let mut s = String::new();
+    header_text(&mut s, neff);
+    let p = &neff.payload;
+    let _ = writeln!(
+        s,
+        "\nmembers ({}, {} bytes unpacked):",
+        p.members.len(),
+        p.unpacked
+    );
+    for m in &p.members {
+        let what = match m.kind {
+            EntryKind::File => format!("{} bytes", m.size),
+            EntryKind::Dir => "directory (skipped)".to_string(),
+            EntryKind::Other(t) => format!("typeflag {} (not kept)", char::from(t)),
+        };
+        let dropped = m.dropped.map(|d| format!(" — {d}")).unwrap_or_default();
+        let _ = writeln!(s, "  {:<24} {what}{dropped}", m.name);
+    }
+    let t = &neff.tree;
+    let _ = writeln!(
+        s,
+        "\nkelf: {} (named by {}), version {}, target {}",
+        t.kelf,
+        t.kelf_named_by,
+        t.version.as_deref().unwrap_or("-"),
+        t.target.as_deref().unwrap_or("-")
+    );
+    for g in &t.graphs {
+        graph_text(&mut s, g, arch);
+    }
+    if !t.dangling.is_empty() {
+        let _ = writeln!(s, "\nreferenced but absent (tolerated, as the loader does):");
+        for (from, key, member) in &t.dangling {
+            let _ = writeln!(s, "  {member}  ({from}: {key})");
+        }
+    }
+    s
+}
+
+fn header_text(s: &mut String, neff: &Neff) {
+    let h = &neff.header;
+    let _ = writeln!(
+        s,
+        "neff_header_t (1024 bytes), pkg_version {}: {}",
+        h.pkg_version,
+        neff.package.describe()
+    );
+    for (name, off, width) in FIELDS {
+        let value = match name {
+            "pkg_version" => h.pkg_version.to_string(),
+            "header_size" => format!("{:#x}", h.header_size),
+            "data_size" => format!("{:#x} ({})", h.data_size, h.data_size),
+            "neff_version_major" => h.neff_version_major.to_string(),
+            "neff_version_minor" => h.neff_version_minor.to_string(),
+            "build_version" => format!("{:?}", String::from_utf8_lossy(&h.build_version)),
+            "unused_0" => h.unused_0.to_string(),
+            "hash" => hex_string(&h.hash),
+            "uuid" => h.uuid_text(),
+            "name" => format!("{:?}", String::from_utf8_lossy(&h.name)),
+            "requested_tpb_count" => h.requested_tpb_count.to_string(),
+            "tpb_per_node" if h.tpb_per_node.iter().all(|&b| b == 0) => "all 0".to_string(),
+            "tpb_per_node" => hex_string(&h.tpb_per_node),
+            "feature_bits" => format!("{:#x}", h.feature_bits),
+            _ => h.vnc_size.to_string(),
+        };
+        let _ = writeln!(s, "  +{off:#05x} {width:>3}  {name:<20} {value}");
+    }
+    let expected = h.expected_digest(neff.package);
+    let _ = writeln!(
+        s,
+        "digest: {} {} over the {} payload bytes: verified",
+        digest_name(neff.package),
+        hex_string(expected),
+        h.data_size
+    );
+}
+
+/// `key=value` for every entry of `obj` but `skip`, JSON values compact.
+fn others(obj: &Map<String, Json>, skip: &[&str]) -> String {
+    (obj.iter())
+        .filter(|(k, _)| !skip.contains(&k.as_str()))
+        .map(|(k, v)| match v {
+            Json::String(t) => format!(" {k}={t}"),
+            other => format!(" {k}={other}"),
+        })
+        .collect()
+}
+
+fn graph_text(s: &mut String, g: &Graph, arch: Arch) {
+    let _ = writeln!(s, "\ngraph {} ({}):", g.name, g.definition);
+    let _ = writeln!(s, "  dma_queue ({}):", g.queues.len());
+    for (name, q) in &g.queues {
+        let _ = writeln!(s, "    {name}:{}", others(q, &[]));
+    }
+    let _ = writeln!(s, "  var ({}):", g.vars.len());
+    for (name, v) in &g.vars {
+        let _ = writeln!(s, "    {name}:{}", others(v, &[]));
+    }
+    for e in &g.engines {
+        let Some(json) = &e.json else {
+            let _ = writeln!(s, "  engine {}: not in def.json (empty placeholder)", e.name);
+            continue;
+        };
+        let _ = writeln!(s, "  engine {} ({json}): {} dma block(s)", e.name, e.dma.len());
+        for block in &e.dma {
+            let _ = writeln!(s, "    dma {block}");
+        }
+        match &e.instr {
+            Some((name, Some(bytes))) => stream_text(s, e.name, name, bytes, arch),
+            Some((name, None)) => {
+                let _ = writeln!(s, "    instr {name}: absent");
+            }
+            None => {
+                let _ = writeln!(s, "    no instr");
+            }
+        }
+    }
+}
+
+fn stream_text(s: &mut String, engine: &str, name: &str, bytes: &[u8], arch: Arch) {
+    let stream = streams::stream_json(engine, bytes, arch);
+    let _ = writeln!(
+        s,
+        "    instr {name}: {} bytes, {} slot(s) of {} bytes{}",
+        bytes.len(),
+        stream["slots"],
+        stream["slot_bytes"],
+        match stream["trailing_bytes"].as_u64() {
+            Some(0) | None => String::new(),
+            Some(n) => format!(", {n} trailing byte(s)"),
+        }
+    );
+    for ins in stream["instructions"].as_array().into_iter().flatten() {
+        let _ = writeln!(s, "      {}", slot_line(ins));
+    }
+}
+
+/// One slot on a line: where, opcode, word and its fields as decode's JSON names them.
+fn slot_line(ins: &Json) -> String {
+    let at = format!(
+        "#{} +{:#05x}",
+        ins["index"],
+        ins["offset"].as_u64().unwrap_or(0)
+    );
+    if let Some(hex) = ins["hex"].as_str() {
+        return format!("{at}  {hex}");
+    }
+    let opcode = ins["opcode"].as_u64().unwrap_or(0);
+    match ins["struct"].as_str() {
+        Some(word) => {
+            let mut fields = String::new();
+            flatten(&mut fields, "", &ins["fields"]);
+            format!("{at}  {opcode:#04x} {word}{fields}")
+        }
+        None => format!(
+            "{at}  {opcode:#04x} not decoded: {}",
+            ins["error"].as_str().unwrap_or("")
+        ),
+    }
+}
+
+/// ` path=value` for every leaf of decode's `fields` object.
+fn flatten(out: &mut String, path: &str, v: &Json) {
+    match v {
+        Json::Object(m) => {
+            for (k, v) in m {
+                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                flatten(out, &p, v);
+            }
+        }
+        Json::String(t) => {
+            let _ = write!(out, " {path}={t}");
+        }
+        other => {
+            let _ = write!(out, " {path}={other}");
+        }
+    }
+}
