@@ -29,13 +29,37 @@ pub struct NeffArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Refuse a NEFF with more tar members than this.
+    #[arg(long, default_value_t = Limits::default().members, value_name = "N")]
+    pub max_members: usize,
+    /// Refuse a NEFF with a member larger than this many MiB.
+    #[arg(long, default_value_t = Limits::default().member_bytes >> 20, value_name = "MIB")]
+    pub max_member_mib: u64,
+    /// Refuse a NEFF with a JSON member larger than this many MiB (parsed whole).
+    #[arg(long, default_value_t = Limits::default().json_bytes >> 20, value_name = "MIB")]
+    pub max_json_mib: u64,
+    /// Refuse a NEFF whose payload unpacks to more than this many MiB (a gzip bomb).
+    #[arg(long, default_value_t = Limits::default().unpacked_bytes >> 20, value_name = "MIB")]
+    pub max_unpacked_mib: u64,
     /// The NEFF file; `-` for stdin.
     pub input: PathBuf,
 }
 
+impl NeffArgs {
+    fn limits(&self) -> Limits {
+        let mib = |n: u64| n.saturating_mul(1 << 20);
+        Limits {
+            members: self.max_members,
+            member_bytes: mib(self.max_member_mib),
+            json_bytes: mib(self.max_json_mib),
+            unpacked_bytes: mib(self.max_unpacked_mib),
+        }
+    }
+}
+
 pub fn run(args: &NeffArgs) -> Result<(), CliError> {
     let name = super::input::name(Some(&args.input));
-    let limits = Limits::default();
+    let limits = args.limits();
     let read = if args.input.as_os_str() == "-" {
         Neff::read(&mut io::stdin().lock(), None, &limits)
     } else {
@@ -208,7 +232,12 @@ fn slot_line(ins: &Json) -> String {
     match ins["struct"].as_str() {
         Some(word) => {
             let mut fields = String::new();
-            flatten(&mut fields, "", &ins["fields"]);
+            // The opcode and the word lead the line: the rest of the header would repeat them.
+            if let Some(m) = ins["fields"].as_object() {
+                for (k, v) in m.iter().filter(|(k, _)| k.as_str() != "header") {
+                    flatten(&mut fields, k, v);
+                }
+            }
             format!("{at}  {opcode:#04x} {word}{fields}")
         }
         None => format!(
@@ -218,9 +247,14 @@ fn slot_line(ins: &Json) -> String {
     }
 }
 
-/// ` path=value` for every leaf of decode's `fields` object.
+/// ` path=value` for every leaf of decode's `fields` object; an enum (`{raw, name}`) by its
+/// enumerator's name, its raw value when it has none.
 fn flatten(out: &mut String, path: &str, v: &Json) {
     match v {
+        Json::Object(m) if m.len() == 2 && m.contains_key("raw") && m.contains_key("name") => {
+            let shown = if m["name"].is_null() { &m["raw"] } else { &m["name"] };
+            flatten(out, path, shown);
+        }
         Json::Object(m) => {
             for (k, v) in m {
                 let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };

@@ -38,16 +38,23 @@ impl Neff {
     ) -> Result<Neff, String> {
         let header = Header::read(input)?;
         let package = header.gate(input_len)?;
-        let payload = payload::unpack(input, header.data_size, package, limits)?;
         let expected = header.expected_digest(package);
-        if payload.digest != expected {
-            return Err(format!(
+        let mismatch = |digest: &[u8]| {
+            format!(
                 "{} mismatch: the header says {}, the payload hashes to {}",
                 digest_name(package),
                 hex_string(expected),
-                hex_string(&payload.digest)
-            ));
-        }
+                hex_string(digest)
+            )
+        };
+        let payload = match payload::unpack(input, header.data_size, package, limits) {
+            Ok(p) if p.digest != expected => return Err(mismatch(&p.digest)),
+            Ok(p) => p,
+            Err(f) => match f.digest {
+                Some(d) if d != expected => return Err(mismatch(&d)),
+                _ => return Err(f.message),
+            },
+        };
         let tree = Tree::follow(&Files::new(&payload.members))?;
         Ok(Neff {
             header,

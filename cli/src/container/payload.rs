@@ -142,13 +142,21 @@ impl<R: Read> Read for Bounded<R> {
     }
 }
 
+/// Why a payload was refused, and its digest when the whole window could still be hashed
+/// (the loader checks the digest before it unpacks: a mismatch is the refusal to report).
+#[derive(Debug)]
+pub struct Failure {
+    pub message: String,
+    pub digest: Option<Vec<u8>>,
+}
+
 /// Reads the `data_size` payload bytes from `input`, unpacks and walks them.
 pub fn unpack(
     input: &mut dyn Read,
     data_size: u64,
     package: Package,
     limits: &Limits,
-) -> Result<Payload, String> {
+) -> Result<Payload, Failure> {
     let hasher = match package {
         Package::RawTar => Hasher::Sha256(Sha256::new()),
         Package::GzipTar => Hasher::Md5(Md5::new()),
@@ -167,26 +175,30 @@ pub fn unpack(
             walk_bounded(&mut gz, limits, "gzip payload")
         }
     };
-    let truncated = |w: &Window| {
-        format!(
-            "truncated payload: data_size is {} bytes, the input ends after {}",
-            data_size, w.read
-        )
-    };
-    let (members, unpacked) = match walked {
-        Ok(done) => done,
-        Err(_) if window.truncated => return Err(truncated(&window)),
-        Err(e) => return Err(e),
-    };
-    // The rest of the window (after the gzip member, or the tar's padding) is hashed too.
-    if io::copy(&mut window, &mut io::sink()).is_err() {
-        return Err(truncated(&window));
+    // The rest of the window (after the gzip member, the tar's padding, or where the walk
+    // stopped) is hashed too: constant memory, as long as the input.
+    let drained = !window.truncated && io::copy(&mut window, &mut io::sink()).is_ok();
+    if !drained {
+        return Err(Failure {
+            message: format!(
+                "truncated payload: data_size is {data_size} bytes, the input ends after {}",
+                window.read
+            ),
+            digest: None,
+        });
     }
-    Ok(Payload {
-        members,
-        unpacked,
-        digest: window.hasher.finish(),
-    })
+    let digest = window.hasher.finish();
+    match walked {
+        Ok((members, unpacked)) => Ok(Payload {
+            members,
+            unpacked,
+            digest,
+        }),
+        Err(message) => Err(Failure {
+            message,
+            digest: Some(digest),
+        }),
+    }
 }
 
 /// Walks the tar in `stream` within `limits.unpacked_bytes`, then reads it to its end (so

@@ -25,10 +25,10 @@ pub fn stream_json(engine: &str, bytes: &[u8], arch: Arch) -> Json {
     let whole = bytes.len() - bytes.len() % size;
     let slots: Vec<Json> = if size == WORD_SIZE {
         words(&bytes[..whole], arch)
-            .map(|(i, d)| {
-                let at = i * WORD_SIZE;
-                let word: &[u8; WORD_SIZE] = bytes[at..at + WORD_SIZE].try_into().expect("64");
-                instruction_json(i, at, word, &d, arch)
+            .zip(bytes.chunks_exact(WORD_SIZE))
+            .map(|((at, d), chunk)| {
+                let word: &[u8; WORD_SIZE] = chunk.try_into().expect("a whole word");
+                instruction_json(at / WORD_SIZE, at, word, &d, arch)
             })
             .collect()
     } else {
