@@ -4,13 +4,18 @@
 
 use std::io::Read;
 
+use dmaspec::words;
+
+// The gates' numbers are the spec's constants (spec/types/neff.toml).
 /// The header's size, and where the payload starts (`header_size` must say the same).
-pub const HEADER_SIZE: usize = 0x400;
+pub const HEADER_SIZE: usize = words::NEFF_HEADER_SIZE as usize;
 /// The highest `neff_version_major` the loader accepts (`> 2` refused).
-pub const VERSION_MAJOR_MAX: u64 = 2;
+pub const VERSION_MAJOR_MAX: u64 = words::NEFF_VERSION_MAJOR_MAX as u64;
 /// The `feature_bits` a runtime that predates them refuses when `neff_version_major == 2`:
-/// bits 27..62 (`0x7FFFFFFFF8000000`); bits 0..26 (`0x7FFFFFF`) are the supported ones.
-pub const FEATURE_TRAPDOOR: u64 = 0x7FFF_FFFF_F800_0000;
+/// bits 27..62 (`0x7FFFFFFFF8000000`); bits 0..26 are the supported ones.
+pub const FEATURE_TRAPDOOR: u64 = words::NEFF_FEATURE_TRAPDOOR as u64;
+/// The feature bits the runtime understands, printed with a refusal.
+pub const FEATURES_SUPPORTED: u64 = words::NEFF_FEATURES_SUPPORTED as u64;
 
 /// How the payload is packed and hashed, by `pkg_version`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,7 +150,7 @@ impl Header {
         let newer = self.feature_bits & FEATURE_TRAPDOOR;
         if self.neff_version_major == 2 && newer != 0 {
             return Err(format!(
-                "feature_bits {:#x} sets bits {newer:#x} beyond the supported 0x7ffffff: \
+                "feature_bits {:#x} sets bits {newer:#x} beyond the supported {FEATURES_SUPPORTED:#x}: \
                  compiled by a newer compiler",
                 self.feature_bits
             ));
@@ -204,9 +209,22 @@ mod tests {
     }
 
     #[test]
+    fn the_reader_reads_the_fields_the_spec_record_declares() {
+        let spec = (dmaspec::words::RECORDS.iter())
+            .find(|r| r.name == "NEFF_HEADER")
+            .expect("spec/types/neff.toml declares NEFF_HEADER");
+        assert_eq!(spec.size, HEADER_SIZE);
+        let declared: Vec<(&str, usize, usize)> = (spec.fields.iter())
+            .filter(|f| f.name != "pad")
+            .map(|f| (f.name, f.offset, f.size))
+            .collect();
+        assert_eq!(declared, FIELDS);
+    }
+
+    #[test]
     fn the_trapdoor_and_the_supported_bits_partition_bits_0_to_62() {
         // Format reference §7.1: mask & supported == 0, mask | supported == bits 0..62.
-        assert_eq!(FEATURE_TRAPDOOR & 0x7FF_FFFF, 0);
-        assert_eq!(FEATURE_TRAPDOOR | 0x7FF_FFFF, u64::MAX >> 1);
+        assert_eq!(FEATURE_TRAPDOOR & FEATURES_SUPPORTED, 0);
+        assert_eq!(FEATURE_TRAPDOOR | FEATURES_SUPPORTED, u64::MAX >> 1);
     }
 }
