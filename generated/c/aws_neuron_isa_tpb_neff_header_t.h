@@ -135,9 +135,9 @@ DMASPEC_STATIC_ASSERT(offsetof(neff_header_t, pad) == 556, "neff_header_t.pad is
 #define neff_header_t_RULE_neff_packager_known 0
 
 /**
- * neff_packager_known: pkg_version must be 1 or 2 ("Unsupported NEFF packager").
+ * neff_packager_known: pkg_version must be 1 or 2.
  *
- * The packager switch (neff_parse line 220).
+ * The packager switch (neff_parse line 220): any other value is "Unsupported NEFF packager".
  *
  * Checks: pkg_version in [NEFF_PKG_VERSION::RAW_TAR_SHA256, NEFF_PKG_VERSION::GZIP_TAR_MD5]
  *
