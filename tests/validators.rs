@@ -1681,7 +1681,10 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// (exit 4 or 5 when `_is_valid` or `_verdict` disagrees with the masks).
 fn harness(m: &Model) -> String {
     // The buffer holds the largest struct with rules (a 1024-byte record among them).
-    let largest = (m.rules.sets.iter()).map(|s| m.ty(s.owner).size).max().unwrap_or(64);
+    let largest = (m.rules.sets.iter())
+        .map(|s| m.ty(s.owner).size)
+        .max()
+        .unwrap_or(64);
     let mut src = format!(
         "#include <stdio.h>\n#include <string.h>\n#include \"dmaspec.h\"\n\nint main(void) {{\n    \
          unsigned char head[2];\n    unsigned char buf[{largest}];\n    \

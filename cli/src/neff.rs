@@ -68,7 +68,8 @@ pub fn run(args: &NeffArgs) -> Result<(), CliError> {
         let mut input = BufReader::with_capacity(1 << 16, file);
         Neff::read(&mut input as &mut dyn Read, len, &limits)
     };
-    let neff = read.map_err(|e| CliError::BadFile(format!("{name}: not a NEFF this reads: {e}")))?;
+    let neff =
+        read.map_err(|e| CliError::BadFile(format!("{name}: not a NEFF this reads: {e}")))?;
     if args.json {
         let mut text = serde_json::to_string_pretty(&neff.to_json(args.arch))
             .map_err(|e| CliError::BadFile(e.to_string()))?;
@@ -112,7 +113,10 @@ pub fn text(neff: &Neff, arch: Arch) -> String {
         graph_text(&mut s, g, arch);
     }
     if !t.dangling.is_empty() {
-        let _ = writeln!(s, "\nreferenced but absent (tolerated, as the loader does):");
+        let _ = writeln!(
+            s,
+            "\nreferenced but absent (tolerated, as the loader does):"
+        );
         for (from, key, member) in &t.dangling {
             let _ = writeln!(s, "  {member}  ({from}: {key})");
         }
@@ -181,10 +185,19 @@ fn graph_text(s: &mut String, g: &Graph, arch: Arch) {
     }
     for e in &g.engines {
         let Some(json) = &e.json else {
-            let _ = writeln!(s, "  engine {}: not in def.json (empty placeholder)", e.name);
+            let _ = writeln!(
+                s,
+                "  engine {}: not in def.json (empty placeholder)",
+                e.name
+            );
             continue;
         };
-        let _ = writeln!(s, "  engine {} ({json}): {} dma block(s)", e.name, e.dma.len());
+        let _ = writeln!(
+            s,
+            "  engine {} ({json}): {} dma block(s)",
+            e.name,
+            e.dma.len()
+        );
         for block in &e.dma {
             let _ = writeln!(s, "    dma {block}");
         }
@@ -252,12 +265,20 @@ fn slot_line(ins: &Json) -> String {
 fn flatten(out: &mut String, path: &str, v: &Json) {
     match v {
         Json::Object(m) if m.len() == 2 && m.contains_key("raw") && m.contains_key("name") => {
-            let shown = if m["name"].is_null() { &m["raw"] } else { &m["name"] };
+            let shown = if m["name"].is_null() {
+                &m["raw"]
+            } else {
+                &m["name"]
+            };
             flatten(out, path, shown);
         }
         Json::Object(m) => {
             for (k, v) in m {
-                let p = if path.is_empty() { k.clone() } else { format!("{path}.{k}") };
+                let p = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
                 flatten(out, &p, v);
             }
         }

@@ -27,7 +27,8 @@ fn stream(name: &str) -> Vec<u8> {
 }
 
 /// §4 `kelf-a.json`, verbatim but for whitespace.
-const KELF: &str = r#"{"graphs":[{"definition":"sg00/def.json","name":"sg00"}],"version":"0.5","target":"*"}"#;
+const KELF: &str =
+    r#"{"graphs":[{"definition":"sg00/def.json","name":"sg00"}],"version":"0.5","target":"*"}"#;
 
 /// §4 `neff.json`: one input, one fused `__kelf` tvm_op naming kelf-a.json.
 const NEFF_JSON: &str = r#"{"nodes":[{"op":"null","name":"input","is_param":"0"},{"op":"tvm_op","name":"sg_tonga0","attrs":{"func_name":"__kelf","kelf":"kelf-a.json","num_inputs":"1","num_outputs":"1"},"output":"output"}],"arg_nodes":[0],"heads":[[1,0,0]],"attrs":{"shape":["list_shape",[[32],[32]]],"storage_id":["list_int",[0,1]],"dltype":["list_str",["float32","float32"]]},"node_row_ptr":[0,1,2]}"#;
@@ -181,7 +182,10 @@ fn the_carved_neff_reads_end_to_end_with_its_md5_verified() {
     assert_eq!(h["header_size"], 0x400);
     assert_eq!(h["data_size"], neff.len() - HEADER);
     assert_eq!(h["neff_version_major"], 2);
-    assert_eq!(h["build_version"], "2.0.21884.0%kaena-tools/develop@6c66f4b");
+    assert_eq!(
+        h["build_version"],
+        "2.0.21884.0%kaena-tools/develop@6c66f4b"
+    );
     assert_eq!(h["unused_0"], 1);
     assert_eq!(h["uuid"], "561826fb-125f-4bb8-991c-29e085c8949a");
     assert_eq!(h["name"], "x");
@@ -207,18 +211,33 @@ fn the_carved_neff_reads_end_to_end_with_its_md5_verified() {
     assert_eq!(g["definition"], "sg00/def.json");
     let q = &g["dma_queue"];
     assert_eq!(q[0]["name"], "q_gradient_in");
-    assert_eq!((&q[0]["owner"], &q[0]["semaphore"], &q[0]["type"]), (&"pool".into(), &10.into(), &"in".into()));
-    assert_eq!((&q[1]["owner"], &q[1]["semaphore"], &q[1]["type"]), (&"pool".into(), &11.into(), &"out".into()));
+    assert_eq!(
+        (&q[0]["owner"], &q[0]["semaphore"], &q[0]["type"]),
+        (&"pool".into(), &10.into(), &"in".into())
+    );
+    assert_eq!(
+        (&q[1]["owner"], &q[1]["semaphore"], &q[1]["type"]),
+        (&"pool".into(), &11.into(), &"out".into())
+    );
     let ids: Vec<(&str, u64)> = (g["var"].as_array().unwrap().iter())
         .map(|v| (v["name"].as_str().unwrap(), v["var_id"].as_u64().unwrap()))
         .collect();
     assert_eq!(
         ids,
-        [("SB", 1), ("gradient_in", 3), ("gradient_out", 4), ("input", 0), ("output", 2)]
+        [
+            ("SB", 1),
+            ("gradient_in", 3),
+            ("gradient_out", 4),
+            ("input", 0),
+            ("output", 2)
+        ]
     );
     // The engines in the loader's order; sp is not in def.json (an empty placeholder).
     let engines = g["engines"].as_array().unwrap();
-    let names: Vec<&str> = engines.iter().map(|e| e["engine"].as_str().unwrap()).collect();
+    let names: Vec<&str> = engines
+        .iter()
+        .map(|e| e["engine"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["pe", "act", "pool", "dve", "sp"]);
     assert_eq!(engines[4]["json"], Json::Null);
     // §5.3: pool's two blocks.
@@ -256,7 +275,10 @@ fn the_text_report_names_every_header_field_and_slot() {
     let text = stdout(&out)
         .replace(&md5, "<md5>")
         .replace(&format!("{size:#x} ({size})"), "<data_size>")
-        .replace(&format!("over the {size} payload"), "over the <data_size> payload");
+        .replace(
+            &format!("over the {size} payload"),
+            "over the <data_size> payload",
+        );
     insta::assert_snapshot!(text);
 }
 
@@ -306,11 +328,18 @@ fn the_loader_gates_refuse_future_and_foreign_headers() {
         n
     };
     refused(&with(0x018, 3), &[], "NEFF version 3.0 is not supported");
-    refused(&with(0x000, 3), &[], "unsupported NEFF packager: pkg_version 3");
+    refused(
+        &with(0x000, 3),
+        &[],
+        "unsupported NEFF packager: pkg_version 3",
+    );
     refused(&with(0x008, 0x200), &[], "header_size is 0x200");
     // Bit 27, the lowest of the trapdoor; bit 26 is a supported feature.
     refused(&with(0x220, 1 << 27), &[], "compiled by a newer compiler");
-    assert_eq!(json_of(&with(0x220, 1 << 26))["header"]["feature_bits"], 1 << 26);
+    assert_eq!(
+        json_of(&with(0x220, 1 << 26))["header"]["feature_bits"],
+        1 << 26
+    );
 }
 
 #[test]
@@ -320,13 +349,29 @@ fn hostile_payloads_are_refused_by_the_limits() {
     bomb.resize(bomb.len() + (16 << 20), 0);
     let neff = neff_v2_from(&bomb);
     assert!(neff.len() < 64 << 10, "{}", neff.len());
-    refused(&neff, &["--max-unpacked-mib", "8"], "unpacks to more than 8388608 bytes");
+    refused(
+        &neff,
+        &["--max-unpacked-mib", "8"],
+        "unpacks to more than 8388608 bytes",
+    );
     // A member past the member limit, refused from its header before its bytes.
     let mut big = members();
     big.push(("sg00/weights.bin", b'0', vec![0; 2 << 20]));
-    refused(&neff_v2_from(&tar(&big)), &["--max-member-mib", "1"], "`sg00/weights.bin` is 2097152 bytes");
-    refused(&neff_v2(), &["--max-json-mib", "0"], "JSON member `kelf-a.json`");
-    refused(&neff_v2(), &["--max-members", "18"], "more than 18 tar members");
+    refused(
+        &neff_v2_from(&tar(&big)),
+        &["--max-member-mib", "1"],
+        "`sg00/weights.bin` is 2097152 bytes",
+    );
+    refused(
+        &neff_v2(),
+        &["--max-json-mib", "0"],
+        "JSON member `kelf-a.json`",
+    );
+    refused(
+        &neff_v2(),
+        &["--max-members", "18"],
+        "more than 18 tar members",
+    );
 }
 
 /// 1 GB of zeros through a pipe: refused at the header, without reading the rest.

@@ -167,7 +167,9 @@ impl Header {
         match self.pkg_version {
             1 => Ok(Package::RawTar),
             2 => Ok(Package::GzipTar),
-            v => Err(format!("unsupported NEFF packager: pkg_version {v} (known: 1, 2)")),
+            v => Err(format!(
+                "unsupported NEFF packager: pkg_version {v} (known: 1, 2)"
+            )),
         }
     }
 

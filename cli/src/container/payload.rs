@@ -104,7 +104,9 @@ impl Read for Window<'_> {
         if self.left == 0 || buf.is_empty() {
             return Ok(0);
         }
-        let want = buf.len().min(usize::try_from(self.left).unwrap_or(usize::MAX));
+        let want = buf
+            .len()
+            .min(usize::try_from(self.left).unwrap_or(usize::MAX));
         let n = loop {
             match self.inner.read(&mut buf[..want]) {
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -214,8 +216,8 @@ fn walk_bounded(
         limit: limits.unpacked_bytes,
         over: false,
     };
-    let result = walk(&mut bounded, limits)
-        .and_then(|m| match io::copy(&mut bounded, &mut io::sink()) {
+    let result =
+        walk(&mut bounded, limits).and_then(|m| match io::copy(&mut bounded, &mut io::sink()) {
             Ok(_) => Ok(m),
             Err(e) => Err(Refusal::Io(e)),
         });

@@ -129,7 +129,12 @@ impl Tree {
             ));
         };
         let mut graphs = Vec::new();
-        for g in desc.get("graphs").and_then(Json::as_array).into_iter().flatten() {
+        for g in desc
+            .get("graphs")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
             let name = text(g, "name").unwrap_or_default();
             let Some(definition) = text(g, "definition") else {
                 return Err(format!("{kelf}: graph `{name}` has no definition"));
@@ -213,7 +218,11 @@ fn graph(
             }
             (ipath, bytes)
         });
-        let dma = ej.get("dma").and_then(Json::as_array).cloned().unwrap_or_default();
+        let dma = ej
+            .get("dma")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
         engines.push(Engine {
             name: eng,
             json: Some(path),
