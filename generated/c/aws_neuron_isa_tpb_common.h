@@ -9583,8 +9583,9 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  * Reading `gnu_ustar`: The carve, from the real bytes: plain GNU tar. [HIGH/OBSERVED] Evidence:
  * wiki-neff-carve §3; wiki-neff-format §1.2.
  *
- * Reading `posix_pax`: The container page: a gzip-compressed POSIX-pax/ustar tar. [HIGH/INFERRED]
- * Evidence: wiki-neff-tar §Abstract.
+ * Reading `posix_pax`: The container page, and the compiler's writer page
+ * (NeffFileWriter::writeArchiveFile calls archive_write_set_format_pax): a gzip-compressed
+ * POSIX-pax tar. [HIGH/INFERRED] Evidence: wiki-neff-tar §Abstract; wiki-neff-pod §Abstract.
  */
 
 /**
@@ -9638,6 +9639,36 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  *
  * Reading `func_name_names_the_member`: The consumed-key table: attrs.kelf is the literal "__kelf",
  * attrs.func_name names the member. [HIGH/OBSERVED] Evidence: wiki-neff-metadata §3.
+ */
+
+/**
+ * Conflict `neff_leading_header` (about NEFF_HEADER): Whether a NEFF starts with its header. The
+ * runtime pages read the one real NEFF: 1024 header bytes at offset 0, the gzip stream at +0x400,
+ * and the loader's neff_get_header_from_buffer casts the buffer's head to neff_header_t. The
+ * compiler's writer page says the header POD is built in memory and serialized inside the info.json
+ * member, the file starting with the gzip magic. The reader follows the bytes: a file that starts
+ * with 1f 8b is refused at the header gates.
+ *
+ * Reading `header_at_offset_0`: The real NEFF: the 1024-byte header, then the payload at +0x400.
+ * [HIGH/OBSERVED] Evidence: wiki-neff-carve §Two-level layout as it sits in `.data`;
+ * wiki-neff-format §0.
+ *
+ * Reading `header_inside_info_json`: The writer: no leading header record; its fields go into
+ * info.json, a tar member. [CONFIRMED] Evidence: wiki-neff-pod §Abstract.
+ */
+
+/**
+ * Conflict `neff_feature_bits_offset` (about NEFF_HEADER): Where the 64-bit feature mask sits. The
+ * runtime's neff_parse tests it at +0x220 (and the real NEFF's bytes there are its zero mask); the
+ * compiler's writer POD puts feature_flags at +192 (0xC0), where the runtime's header has
+ * hash[20..28]. Other offsets of the writer POD differ too (uuid +204, name +220, engine bitmap
+ * +480).
+ *
+ * Reading `at_0x220`: The loader: `and 0x220(%r15),%rax` with the trapdoor mask. [HIGH/OBSERVED]
+ * Evidence: wiki-neff-format §7.1; wiki-neff-carve §1.
+ *
+ * Reading `at_192`: The writer's POD: feature_flags u64 at +192. [CONFIRMED] Evidence:
+ * wiki-neff-pod §Field Layout.
  */
 
 /**
