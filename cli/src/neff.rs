@@ -10,6 +10,7 @@ use std::io::{self, BufReader, Read};
 use std::path::PathBuf;
 
 use dmaspec::Arch;
+use dmaspec::names::echo_within;
 use serde_json::{Map, Value as Json};
 
 use super::CliError;
@@ -98,16 +99,16 @@ pub fn text(neff: &Neff, arch: Arch) -> String {
             EntryKind::Other(t) => format!("typeflag {} (not kept)", char::from(t)),
         };
         let dropped = m.dropped.map(|d| format!(" — {d}")).unwrap_or_default();
-        let _ = writeln!(s, "  {:<24} {what}{dropped}", m.name);
+        let _ = writeln!(s, "  {:<24} {what}{dropped}", shown(&m.name));
     }
     let t = &neff.tree;
     let _ = writeln!(
         s,
         "\nkelf: {} (named by {}), version {}, target {}",
-        t.kelf,
+        shown(&t.kelf),
         t.kelf_named_by,
-        t.version.as_deref().unwrap_or("-"),
-        t.target.as_deref().unwrap_or("-")
+        shown(t.version.as_deref().unwrap_or("-")),
+        shown(t.target.as_deref().unwrap_or("-"))
     );
     for g in &t.graphs {
         graph_text(&mut s, g, arch);
@@ -118,7 +119,7 @@ pub fn text(neff: &Neff, arch: Arch) -> String {
             "\nreferenced but absent (tolerated, as the loader does):"
         );
         for (from, key, member) in &t.dangling {
-            let _ = writeln!(s, "  {member}  ({from}: {key})");
+            let _ = writeln!(s, "  {}  ({}: {key})", shown(member), shown(from));
         }
     }
     s
@@ -162,26 +163,40 @@ fn header_text(s: &mut String, neff: &Neff) {
     );
 }
 
-/// `key=value` for every entry of `obj` but `skip`, JSON values compact.
-fn others(obj: &Map<String, Json>, skip: &[&str]) -> String {
+/// A name or value from the NEFF as one line of the report shows it: quoted with escapes
+/// when it holds a control character (a newline would break the line), cut as messages
+/// cut what they repeat.
+fn shown(text: &str) -> String {
+    let text = if text.chars().any(char::is_control) {
+        format!("{text:?}")
+    } else {
+        text.to_string()
+    };
+    echo_within(&text, ECHO).into_owned()
+}
+
+/// How many characters of a name or value from the NEFF a line shows.
+const ECHO: usize = 100;
+
+/// `key=value` for every entry of `obj`, JSON values compact.
+fn others(obj: &Map<String, Json>) -> String {
     (obj.iter())
-        .filter(|(k, _)| !skip.contains(&k.as_str()))
         .map(|(k, v)| match v {
-            Json::String(t) => format!(" {k}={t}"),
-            other => format!(" {k}={other}"),
+            Json::String(t) => format!(" {}={}", shown(k), shown(t)),
+            other => format!(" {}={}", shown(k), shown(&other.to_string())),
         })
         .collect()
 }
 
 fn graph_text(s: &mut String, g: &Graph, arch: Arch) {
-    let _ = writeln!(s, "\ngraph {} ({}):", g.name, g.definition);
+    let _ = writeln!(s, "\ngraph {} ({}):", shown(&g.name), shown(&g.definition));
     let _ = writeln!(s, "  dma_queue ({}):", g.queues.len());
     for (name, q) in &g.queues {
-        let _ = writeln!(s, "    {name}:{}", others(q, &[]));
+        let _ = writeln!(s, "    {}:{}", shown(name), others(q));
     }
     let _ = writeln!(s, "  var ({}):", g.vars.len());
     for (name, v) in &g.vars {
-        let _ = writeln!(s, "    {name}:{}", others(v, &[]));
+        let _ = writeln!(s, "    {}:{}", shown(name), others(v));
     }
     for e in &g.engines {
         let Some(json) = &e.json else {
@@ -194,17 +209,19 @@ fn graph_text(s: &mut String, g: &Graph, arch: Arch) {
         };
         let _ = writeln!(
             s,
-            "  engine {} ({json}): {} dma block(s)",
+            "  engine {} ({}): {} dma block(s)",
             e.name,
+            shown(json),
             e.dma.len()
         );
         for block in &e.dma {
+            // Compact JSON escapes control characters itself.
             let _ = writeln!(s, "    dma {block}");
         }
         match &e.instr {
             Some((name, Some(bytes))) => stream_text(s, e.name, name, bytes, arch),
             Some((name, None)) => {
-                let _ = writeln!(s, "    instr {name}: absent");
+                let _ = writeln!(s, "    instr {}: absent", shown(name));
             }
             None => {
                 let _ = writeln!(s, "    no instr");
@@ -217,7 +234,8 @@ fn stream_text(s: &mut String, engine: &str, name: &str, bytes: &[u8], arch: Arc
     let stream = streams::stream_json(engine, bytes, arch);
     let _ = writeln!(
         s,
-        "    instr {name}: {} bytes, {} slot(s) of {} bytes{}",
+        "    instr {}: {} bytes, {} slot(s) of {} bytes{}",
+        shown(name),
         bytes.len(),
         stream["slots"],
         stream["slot_bytes"],

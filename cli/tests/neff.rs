@@ -400,3 +400,38 @@ fn a_gigabyte_of_zeros_through_a_pipe_is_refused_at_once() {
     assert!(err.contains("header_size is 0x0"), "{err}");
     assert!(sent < 1 << 30, "the whole gigabyte was read");
 }
+
+/// The loader's walk: a leading `./` stripped, `wavegraph-bin.json` dropped (its reference
+/// stays dangling), a member name with a newline shown escaped on one line.
+#[test]
+fn the_walk_strips_dot_slash_and_drops_the_wavegraph() {
+    let mut dotted: Vec<(String, u8, Vec<u8>)> = (members().into_iter())
+        .map(|(n, f, d)| (format!("./{n}"), f, d))
+        .collect();
+    dotted.push(("./sg00/wavegraph-bin.json".into(), b'0', b"{}".to_vec()));
+    dotted.push(("sg00/odd\nname.bin".into(), b'0', Vec::new()));
+    let refs: Vec<(&str, u8, Vec<u8>)> = dotted
+        .iter()
+        .map(|(n, f, d)| (n.as_str(), *f, d.clone()))
+        .collect();
+    let neff = neff_v2_from(&tar(&refs));
+    let j = json_of(&neff);
+    assert_eq!(j["members"][0]["name"], "kelf-a.json");
+    assert_eq!(j["kelf"]["named_by"], "neff.json");
+    let wave = &j["members"][19];
+    assert_eq!(wave["name"], "sg00/wavegraph-bin.json");
+    assert!(
+        wave["dropped"]
+            .as_str()
+            .unwrap()
+            .contains("wavegraph-bin.json")
+    );
+    assert_eq!(j["dangling"][0]["member"], "sg00/wavegraph-bin.json");
+    let out = dmaspec(&["neff", "-"], &neff);
+    assert_success(&out);
+    assert!(
+        stdout(&out).contains("  \"sg00/odd\\nname.bin\" "),
+        "{}",
+        stdout(&out)
+    );
+}
