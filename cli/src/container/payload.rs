@@ -179,15 +179,24 @@ pub fn unpack(
     };
     // The rest of the window (after the gzip member, the tar's padding, or where the walk
     // stopped) is hashed too: constant memory, as long as the input.
-    let drained = !window.truncated && io::copy(&mut window, &mut io::sink()).is_ok();
-    if !drained {
-        return Err(Failure {
-            message: format!(
-                "truncated payload: data_size is {data_size} bytes, the input ends after {}",
-                window.read
-            ),
+    let drained = match window.truncated {
+        true => Ok(0),
+        false => io::copy(&mut window, &mut io::sink()),
+    };
+    let unread = |message| {
+        Err(Failure {
+            message,
             digest: None,
-        });
+        })
+    };
+    if window.truncated {
+        return unread(format!(
+            "truncated payload: data_size is {data_size} bytes, the input ends after {}",
+            window.read
+        ));
+    }
+    if let Err(e) = drained {
+        return unread(format!("cannot read the payload: {e}"));
     }
     let digest = window.hasher.finish();
     match walked {
