@@ -1680,11 +1680,16 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// truth, violation, compiler-finding and undecided masks from the generated C validators
 /// (exit 4 or 5 when `_is_valid` or `_verdict` disagrees with the masks).
 fn harness(m: &Model) -> String {
-    let mut src = String::from(
-        "#include <stdio.h>\n#include <string.h>\n#include \"dmaspec.h\"\n\nint main(void) {\n    \
-         unsigned char head[2];\n    unsigned char buf[64];\n    \
-         while (fread(head, 1, 2, stdin) == 2) {\n        uint64_t t = 0, v = 0, f = 0, u = 0;\n        \
-         switch (head[0]) {\n",
+    // The buffer holds the largest struct with rules (a 1024-byte record among them).
+    let largest = (m.rules.sets.iter())
+        .map(|s| m.ty(s.owner).size)
+        .max()
+        .unwrap_or(64);
+    let mut src = format!(
+        "#include <stdio.h>\n#include <string.h>\n#include \"dmaspec.h\"\n\nint main(void) {{\n    \
+         unsigned char head[2];\n    unsigned char buf[{largest}];\n    \
+         while (fread(head, 1, 2, stdin) == 2) {{\n        uint64_t t = 0, v = 0, f = 0, u = 0;\n        \
+         switch (head[0]) {{\n",
     );
     for (k, s) in m.rules.sets.iter().enumerate() {
         let t = m.ty(s.owner);

@@ -17,11 +17,13 @@ pub mod explain;
 pub mod generate;
 pub mod klr;
 pub mod lower;
+pub mod neff;
 pub mod regs;
 pub mod validate;
 
 // What the verbs share (none names a verb): errors, reading input, the JSON shape, the
-// reports of faults, the tables, writing output.
+// reports of faults, the tables, writing output; the NEFF container reader.
+pub mod container;
 pub mod describe;
 pub mod document;
 pub mod error;

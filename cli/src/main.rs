@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use dmaspec::names::echo_within;
 use dmaspec_cli::{
-    CliError, audit, check, decode, diff, encode, explain, generate, klr, lower, regs, validate,
+    CliError, audit, check, decode, diff, encode, explain, generate, klr, lower, neff, regs,
+    validate,
 };
 
 #[derive(Parser)]
@@ -29,6 +30,7 @@ enum Command {
     Regs(regs::RegsArgs),
     Lower(lower::LowerArgs),
     Klr(klr::KlrArgs),
+    Neff(neff::NeffArgs),
     Validate(validate::ValidateArgs),
     Check(check::CheckArgs),
     Diff(diff::DiffArgs),
@@ -44,6 +46,7 @@ fn run(command: &Command) -> Result<(), CliError> {
         Command::Regs(args) => regs::run(args),
         Command::Lower(args) => lower::run(args),
         Command::Klr(args) => klr::run(args),
+        Command::Neff(args) => neff::run(args),
         Command::Validate(args) => validate::run(args),
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),

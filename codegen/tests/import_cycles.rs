@@ -27,8 +27,8 @@ const BELOW: &[(&str, &[&str])] = &[
 
 /// The CLI's verbs (`cli/src/<verb>.rs`, one per subcommand of `main.rs`).
 const VERBS: &[&str] = &[
-    "audit", "check", "decode", "diff", "encode", "explain", "generate", "klr", "lower", "regs",
-    "validate",
+    "audit", "check", "decode", "diff", "encode", "explain", "generate", "klr", "lower", "neff",
+    "regs", "validate",
 ];
 
 #[derive(Debug, Clone, PartialEq)]

@@ -4767,6 +4767,48 @@ DMASPEC_STATIC_ASSERT(sizeof(NEURON_ISA_TPB_IMM_VAL_INST_FIELD) == 4, "NEURON_IS
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_IMM_VAL_INST_FIELD, imm_arith_fp32) == 0, "NEURON_ISA_TPB_IMM_VAL_INST_FIELD.imm_arith_fp32 is at offset 0");
 
 /**
+ * NEFF_PKG_VERSION (8 bytes): How the payload is packed and hashed; any other value is refused
+ * ("Unsupported NEFF packager: %lu", code 10). There is no magic number: this is the format's only
+ * discriminator.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-neff-format §1.2; wiki-neff-carve §2. Spec: types/neff.toml:50.
+ */
+#ifdef __cplusplus
+enum neff_pkg_version : uint64_t {
+#else
+enum neff_pkg_version {
+#endif
+    /** A raw GNU tar; SHA-256 over the data_size payload bytes, in all 32 bytes of hash. */
+    neff_pkg_version_RAW_TAR_SHA256 = 0x0000000000000001,
+    /**
+     * A gzip-compressed GNU tar; MD5 over the compressed payload (the data_size bytes at +0x400,
+     * not the inflated tar) in hash[0..16]. The fixture's.
+     */
+    neff_pkg_version_GZIP_TAR_MD5 = 0x0000000000000002,
+};
+#ifndef __cplusplus
+typedef uint64_t neff_pkg_version;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(neff_pkg_version) == 8, "neff_pkg_version is 8 bytes");
+/**
+ * The spec name of a neff_pkg_version value ("RAW_TAR_SHA256" for
+ * `neff_pkg_version_RAW_TAR_SHA256`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *neff_pkg_version_name(neff_pkg_version v) {
+    switch (v) {
+    case 0x0000000000000001ull:
+        return "RAW_TAR_SHA256";
+    case 0x0000000000000002ull:
+        return "GZIP_TAR_MD5";
+    default:
+        return NULL;
+    }
+}
+
+/**
  * NOTIFICATION_TYPE (1 byte): The notification kind in the header's 5-bit notific_type (word0
  * [28:24]); it chooses the body (NOTIFICATION_BODY's arm). The table of §5 lists 25 codes,
  * 0x02..0x17, 0x1b, 0x1e and 0x1f; codes 0x00, 0x01, 0x18-0x1a and 0x1c-0x1d are unassigned
@@ -7723,6 +7765,54 @@ static inline const char *NEURON_ISA_TPB_COLLECTIVE_TYPE_name(NEURON_ISA_TPB_COL
 #endif
 
 /**
+ * The header's size, and the payload's offset: the loader reads the payload at header + 0x400
+ * whatever header_size says.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-neff-carve §1; wiki-neff-carve §2.
+ */
+#ifndef NEFF_HEADER_SIZE
+#define NEFF_HEADER_SIZE 1024
+#endif
+
+/**
+ * The highest neff_version_major the loader accepts: above it, "NEFF version: %lu.%lu is not
+ * supported" (NRT_UNSUPPORTED_NEFF_VERSION, 10). The minor version is not range-checked.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-neff-carve §2; wiki-neff-format §7.1.
+ */
+#ifndef NEFF_VERSION_MAJOR_MAX
+#define NEFF_VERSION_MAJOR_MAX 2
+#endif
+
+/**
+ * The feature_bits a runtime refuses when neff_version_major == 2 (bits 27..62): a NEFF that sets
+ * one was compiled by a newer compiler. Its complement within bits 0..62 is
+ * NEFF_FEATURES_SUPPORTED; bit 63 is not tested.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-neff-carve §2; wiki-neff-format §7.1.
+ */
+#ifndef NEFF_FEATURE_TRAPDOOR
+#define NEFF_FEATURE_TRAPDOOR 9223372036720558080
+#endif
+
+/**
+ * The feature bits this runtime understands (bits 0..26), printed in the trapdoor's refusal.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-neff-format §7.1.
+ */
+#ifndef NEFF_FEATURES_SUPPORTED
+#define NEFF_FEATURES_SUPPORTED 134217727
+#endif
+
+/**
  * Number of pooling channels; check_dma_indirect_indices requires idx_num_active_channels to equal
  * it (128U in common.h).
  *
@@ -9779,6 +9869,103 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  * Reading `ex_a_value`: §8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would
  * be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.
  * [HIGH/INFERRED] Evidence: supp-gather-scatter §8.1.
+ */
+
+/**
+ * Conflict `neff_tar_dialect` (about NEFF_HEADER, NEFF_PKG_VERSION): Which tar dialect the payload
+ * is. The carve reads the fixture's member headers: GNU ustar (magic "ustar " + " \0", base-256
+ * uid/gid, no PAX records); the container page calls it POSIX-pax. libarchive reads both, so the
+ * reader is dialect-agnostic; a writer matching the producer emits GNU ustar.
+ *
+ * Reading `gnu_ustar`: The carve, from the real bytes: plain GNU tar. [HIGH/OBSERVED] Evidence:
+ * wiki-neff-carve §3; wiki-neff-format §1.2.
+ *
+ * Reading `posix_pax`: The container page, and the compiler's writer page
+ * (NeffFileWriter::writeArchiveFile calls archive_write_set_format_pax): a gzip-compressed
+ * POSIX-pax tar. [HIGH/INFERRED] Evidence: wiki-neff-tar §Abstract; wiki-neff-pod §Abstract.
+ */
+
+/**
+ * Conflict `neff_header_size` (about NEFF_HEADER): What header_size may be. The loader's front gate
+ * checks only header_size < file size and reads the payload at +0x400 regardless; the format
+ * reference tells a reader to verify header_size == 0x400. The reader refuses any other value, as
+ * the reference says.
+ *
+ * Reading `equals_0x400`: The format reference's reading steps. [HIGH/OBSERVED] Evidence:
+ * wiki-neff-format §14.
+ *
+ * Reading `below_file_size`: The loader's gate: header_size < file size, not forced to 0x400.
+ * [HIGH/OBSERVED] Evidence: wiki-neff-format §1.1; wiki-neff-tar §1.
+ */
+
+/**
+ * Conflict `neff_unused_0` (about NEFF_HEADER): What the u32 at +0x0A8 is. The carve and the format
+ * reference read the fixture's 1 as the producer's "data is gzip" flag; the container page calls
+ * the field padding. Neither says the loader reads it.
+ *
+ * Reading `gzip_flag`: The producer's gzip flag, 1 with pkg 2. [HIGH/OBSERVED] Evidence:
+ * wiki-neff-carve §1.
+ *
+ * Reading `padding`: Padding. [HIGH/OBSERVED] Evidence: wiki-neff-tar §1.
+ */
+
+/**
+ * Conflict `neff_def_json_tables` (about NEFF_HEADER): The shape of def.json's `var` and
+ * `dma_queue`, and where the `dma` descriptor blocks sit. The carve's real def.json holds both
+ * tables as objects keyed by name and the blocks in the engines' <eng>.json `dma`; the metadata
+ * page types both tables array<obj> and lists `dma` among def.json's top-level keys. The reader
+ * takes the object form and accepts an array of named objects; it reads `dma` from the engines'
+ * JSON.
+ *
+ * Reading `objects_keyed_by_name`: The carve: `"dma_queue": { "q_gradient_in": {...}, ... }`,
+ * `"var": { "SB": {...}, ... }`; the blocks in pool.json. [HIGH/OBSERVED] Evidence: wiki-neff-carve
+ * §4; wiki-neff-carve §5.3; wiki-neff-format §8.
+ *
+ * Reading `arrays_and_top_level_dma`: The metadata page's consumed-key table: `var` and `dma_queue`
+ * array<obj>, `dma` a def.json key. [HIGH/OBSERVED] Evidence: wiki-neff-metadata §5.
+ */
+
+/**
+ * Conflict `neff_kelf_node_attrs` (about NEFF_HEADER): Which of the `__kelf` node's attributes
+ * names the kelf descriptor. The carve's neff.json and the metadata page's own pseudocode:
+ * attrs.func_name is "__kelf" and attrs.kelf names the member; the page's consumed-key table swaps
+ * the two. The reader follows the bytes.
+ *
+ * Reading `kelf_names_the_member`: attrs{func_name "__kelf", kelf "kelf-a.json"}. [HIGH/OBSERVED]
+ * Evidence: wiki-neff-carve §4; wiki-neff-metadata §3.
+ *
+ * Reading `func_name_names_the_member`: The consumed-key table: attrs.kelf is the literal "__kelf",
+ * attrs.func_name names the member. [HIGH/OBSERVED] Evidence: wiki-neff-metadata §3.
+ */
+
+/**
+ * Conflict `neff_leading_header` (about NEFF_HEADER): Whether a NEFF starts with its header. The
+ * runtime pages read the one real NEFF: 1024 header bytes at offset 0, the gzip stream at +0x400,
+ * and the loader's neff_get_header_from_buffer casts the buffer's head to neff_header_t. The
+ * compiler's writer page says the header POD is built in memory and serialized inside the info.json
+ * member, the file starting with the gzip magic. The reader follows the bytes: a file that starts
+ * with 1f 8b is refused at the header gates.
+ *
+ * Reading `header_at_offset_0`: The real NEFF: the 1024-byte header, then the payload at +0x400.
+ * [HIGH/OBSERVED] Evidence: wiki-neff-carve §Two-level layout as it sits in `.data`;
+ * wiki-neff-format §0.
+ *
+ * Reading `header_inside_info_json`: The writer: no leading header record; its fields go into
+ * info.json, a tar member. [CONFIRMED] Evidence: wiki-neff-pod §Abstract.
+ */
+
+/**
+ * Conflict `neff_feature_bits_offset` (about NEFF_HEADER): Where the 64-bit feature mask sits. The
+ * runtime's neff_parse tests it at +0x220 (and the real NEFF's bytes there are its zero mask); the
+ * compiler's writer POD puts feature_flags at +192 (0xC0), where the runtime's header has
+ * hash[20..28]. Other offsets of the writer POD differ too (uuid +204, name +220, engine bitmap
+ * +480).
+ *
+ * Reading `at_0x220`: The loader: `and 0x220(%r15),%rax` with the trapdoor mask. [HIGH/OBSERVED]
+ * Evidence: wiki-neff-format §7.1; wiki-neff-carve §1.
+ *
+ * Reading `at_192`: The writer's POD: feature_flags u64 at +192. [CONFIRMED] Evidence:
+ * wiki-neff-pod §Field Layout.
  */
 
 /**

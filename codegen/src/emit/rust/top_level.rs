@@ -78,6 +78,7 @@ impl Render<'_> {
 
             /// A decoded record of any kind.
             #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+            #[allow(clippy::large_enum_variant)]
             pub enum Record { #(#ids(#ids),)* }
 
             #unused

@@ -177,6 +177,11 @@ impl Render<'_> {
             .any(|v| v.name.chars().any(|c| c.is_ascii_lowercase()))
             .then(|| quote!(#[allow(non_upper_case_globals)]));
         let unnamed = format!("{}({{:#x}})", t.name);
+        // A u64 enum (NEFF_PKG_VERSION) is its raw value already: no cast for clippy to flag.
+        let raw = match repr {
+            Int::U64 => quote!(self.0),
+            _ => quote!(self.0 as u64),
+        };
         quote! {
             #doc
             #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -203,7 +208,7 @@ impl Render<'_> {
                 #[inline(always)]
                 pub fn write(&self, b: &mut [u8; #repr_size]) { *b = self.0.to_le_bytes(); }
                 pub fn value(self, arch: Arch) -> visit::Value<'static> {
-                    visit::Value::Enum { raw: self.0 as u64, name: self.name_in(arch) }
+                    visit::Value::Enum { raw: #raw, name: self.name_in(arch) }
                 }
             }
             /// The enumerator's name, or the raw value for one the sources do not name.
