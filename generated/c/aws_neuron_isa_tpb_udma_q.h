@@ -26,7 +26,7 @@ DMASPEC_OWN_USES_BEGIN
  * Confidence: COMPILED (confirmed).
  *
  * Evidence: aws-neuron-driver udma/udma.h; wiki-ring-cycle §The cursors; wiki-udma-main §1. Spec:
- * types/host_rings.toml:345.
+ * types/host_rings.toml:361.
  */
 typedef struct __attribute__((packed)) UDMA_Q {
     /**

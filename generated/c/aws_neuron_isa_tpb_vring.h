@@ -73,5 +73,113 @@ DMASPEC_STATIC_ASSERT(offsetof(VRING, pad_337_343) == 337, "VRING.pad_337_343 is
 /** Alias of VRING (as wiki-vring names it). */
 typedef VRING vring_t;
 
+/* ---- Validity rules ------------------------------------------------------------ */
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtype-limits"
+#endif
+
+/** Bit of each rule of VRING in VRING_rule_truth() and VRING_violations() (spec order). */
+#define VRING_RULE_tx_within_cap 0
+#define VRING_RULE_rx_within_cap 1
+
+/**
+ * tx_within_cap: the tx half holds at most 16,777,200 descriptors.
+ *
+ * VRING_PAGES's cap, on the tx half.
+ *
+ * Checks: used_desc_count_within_cap(tx)
+ *
+ * Source: wiki-vring §Abstract. Confidence: HIGH (strong). Authority: header.
+ */
+static inline bool VRING_tx_within_cap(const VRING *i) {
+    (void)i;
+    return (((int64_t)i->tx.used_desc_count) <= ((int64_t)VRING_MAX_DESCS));
+}
+
+/**
+ * rx_within_cap: the rx half holds at most 16,777,200 descriptors.
+ *
+ * VRING_PAGES's cap, on the rx half.
+ *
+ * Checks: used_desc_count_within_cap(rx)
+ *
+ * Source: wiki-vring §Abstract. Confidence: HIGH (strong). Authority: header.
+ */
+static inline bool VRING_rx_within_cap(const VRING *i) {
+    (void)i;
+    return (((int64_t)i->rx.used_desc_count) <= ((int64_t)VRING_MAX_DESCS));
+}
+
+/**
+ * Bit k set when rule k of VRING holds (VRING_RULE_*); rules limited to other architectures hold.
+ * `nc` is the NeuronCore generation: 2 sunda (DMASPEC_NC_SUNDA), 3 cayman (DMASPEC_NC_CAYMAN), 4
+ * mariana (DMASPEC_NC_MARIANA), 5 maverick (DMASPEC_NC_MAVERICK).
+ */
+static inline uint64_t VRING_rule_truth(const VRING *i, unsigned nc) {
+    uint64_t t = 0;
+    (void)nc;
+    if (VRING_tx_within_cap(i)) t |= UINT64_C(1) << 0;
+    if (VRING_rx_within_cap(i)) t |= UINT64_C(1) << 1;
+    return t;
+}
+
+/**
+ * Bit k set when rule k of VRING is broken: it does not hold, and neither does any composite rule
+ * above it.
+ */
+static inline uint64_t VRING_broken(const VRING *i, unsigned nc) {
+    uint64_t t = VRING_rule_truth(i, nc);
+    uint64_t v = 0;
+    if (!((t >> 0) & 1u)) v |= UINT64_C(1) << 0;
+    if (!((t >> 1) & 1u)) v |= UINT64_C(1) << 1;
+    return v;
+}
+
+/**
+ * Bit k set when rule k of VRING is violated: a broken header rule, which makes the value invalid.
+ */
+static inline uint64_t VRING_violations(const VRING *i, unsigned nc) {
+    return VRING_broken(i, nc) & UINT64_C(0x3);
+}
+
+/**
+ * Bit k set when rule k of VRING is a compiler finding: a broken compiler rule, a value neuronx-cc
+ * would not write that the ISA sources do not forbid.
+ */
+static inline uint64_t VRING_compiler_findings(const VRING *i, unsigned nc) {
+    return VRING_broken(i, nc) & UINT64_C(0x0);
+}
+
+/**
+ * Whether VRING breaks none of its header rules (an undecided value is valid: VRING_verdict() tells
+ * it apart).
+ */
+static inline bool VRING_is_valid(const VRING *i, unsigned nc) {
+    return VRING_violations(i, nc) == 0;
+}
+
+/**
+ * Bit k set when rule k of VRING, a header rule, is undecided: it holds only through an alternative
+ * the sources name without a body, and so does every composite rule above it.
+ */
+static inline uint64_t VRING_undecided(const VRING *i, unsigned nc) {
+    (void)i;
+    (void)nc;
+    return 0;
+}
+
+/**
+ * DMASPEC_VERDICT_BROKEN when VRING breaks a header rule, else DMASPEC_VERDICT_UNDECIDED when one
+ * is undecided, else DMASPEC_VERDICT_HOLDS.
+ */
+static inline int VRING_verdict(const VRING *i, unsigned nc) {
+    if (VRING_violations(i, nc) != 0) return DMASPEC_VERDICT_BROKEN;
+    return VRING_undecided(i, nc) != 0 ? DMASPEC_VERDICT_UNDECIDED : DMASPEC_VERDICT_HOLDS;
+}
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
 DMASPEC_OWN_USES_END
 #endif /* DMASPEC_AWS_NEURON_ISA_TPB_VRING_H */

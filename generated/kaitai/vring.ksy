@@ -6,7 +6,7 @@ meta:
   bit-endian: le
   imports:
     - vring_pages
-doc: "A virtual ring: the host-side, paged, growable descriptor program the runtime authors before dumping it into a pair of prings (DMA_RING_INFO), a tx half of source descriptors and an rx half of destination descriptors, with the byte totals the executor reads back. 344 bytes; a vring_set_t holds 16 of them (5520 bytes with count and tile_idx). A 344-byte record, decoded on its own. Also vring_t (wiki-vring). [HIGH/OBSERVED; wiki-pring §3.1; wiki-vring §1]"
+doc: "A virtual ring: the host-side, paged, growable descriptor program the runtime authors before dumping it into a pair of prings (DMA_RING_INFO), a tx half of source descriptors and an rx half of destination descriptors, with the byte totals the executor reads back. 344 bytes; a vring_set_t holds 16 of them (5520 bytes with count and tile_idx). A 344-byte record, decoded on its own. Also vring_t (wiki-vring). Its validity rules are not expressed here: `dmaspec validate` checks them. [HIGH/OBSERVED; wiki-pring §3.1; wiki-vring §1]"
 seq:
   - id: name
     size: 256
