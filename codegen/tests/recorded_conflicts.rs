@@ -132,6 +132,7 @@ fn json_carries_the_conflict_records() {
             "rdma_dma_engine_mask_meaning",
             "extended_inst_architectures",
             "gs_control_ex_a",
+            "udma_q_cdesc_base_ptr_offset",
             "notification_type_count",
             "s3d3_collective_reserved1_span",
             "udma_desc_bit_order",
