@@ -63,7 +63,11 @@ fn the_shadow_advances_and_wraps_its_two_bit_phase() {
     let r = decoded("SW_DMA_QUEUE", &bytes);
     let state = |i: usize| {
         let f = &r[i]["fields"];
-        (f["next_desc_idx"].clone(), f["desc_ring_id"].clone(), f["desc_count"].clone())
+        (
+            f["next_desc_idx"].clone(),
+            f["desc_ring_id"].clone(),
+            f["desc_count"].clone(),
+        )
     };
     // wiki-tdrv-rings §3: init {0, 1, 64}; +40 no wrap; +30 wraps: 70 % 64 = 6, (1 + 1) & 3.
     assert_eq!(state(0), (json!(0), json!(UDMA_INITIAL_RING_ID), json!(64)));
@@ -128,7 +132,13 @@ fn the_udma_queue_decodes_at_the_drivers_offsets() {
     assert_eq!(f["type"]["name"], "UDMA_TX");
     assert_eq!(f["cfg"], 0x0303_0000);
     assert_eq!(r[0]["confidence"]["next_cdesc_idx"], "COMPILED");
-    let meta = |name: &str| UDMA_Q::FIELDS.iter().find(|m| m.name == name).unwrap().offset;
+    let meta = |name: &str| {
+        UDMA_Q::FIELDS
+            .iter()
+            .find(|m| m.name == name)
+            .unwrap()
+            .offset
+    };
     assert_eq!(
         [
             meta("next_desc_idx"),
@@ -161,7 +171,10 @@ fn the_udma_queue_decodes_at_the_drivers_offsets() {
     let (ok, text) = validated("UDMA_Q", &with(&[(0x6c, 8200), (0x00, 8199)]));
     assert!(!ok && text.contains("ring_end_aligned"), "{text}");
     let (ok, text) = validated("UDMA_Q", &with(&[(0x00, 15)]));
-    assert!(!ok && text.contains("size_mask_is_size_minus_one"), "{text}");
+    assert!(
+        !ok && text.contains("size_mask_is_size_minus_one"),
+        "{text}"
+    );
     let (ok, text) = validated("UDMA_Q", &with(&[(0x54, 4)]));
     assert!(!ok && text.contains("comp_ring_id_two_bits"), "{text}");
 }
@@ -208,7 +221,10 @@ fn buf_ptr_reads_as_the_tx_meta_arm_and_the_template_encoding() {
     assert_eq!(t.raw(), bd.buf_ptr);
     assert_eq!(bd.len_ctrl.ring_id, 1);
     // A plain address has the template bit clear.
-    assert_eq!(UDMA_TEMPLATE_BUF_PTR::from_raw(0x4_0000_1000).is_template, 0);
+    assert_eq!(
+        UDMA_TEMPLATE_BUF_PTR::from_raw(0x4_0000_1000).is_template,
+        0
+    );
 }
 
 #[test]
@@ -219,10 +235,16 @@ fn every_vector_re_encodes_byte_exact() {
             assert_eq!(&decode(chunk)[..], chunk);
         }
     }
-    each(&vector("dma_ring_info.hex"), |b| DMA_RING_INFO::decode(b).unwrap().encode());
-    each(&vector("sw_dma_queue.hex"), |b| SW_DMA_QUEUE::decode(b).unwrap().encode());
+    each(&vector("dma_ring_info.hex"), |b| {
+        DMA_RING_INFO::decode(b).unwrap().encode()
+    });
+    each(&vector("sw_dma_queue.hex"), |b| {
+        SW_DMA_QUEUE::decode(b).unwrap().encode()
+    });
     each(&vector("vring.hex"), |b| VRING::decode(b).unwrap().encode());
-    each(&vector("udma_q.hex"), |b| UDMA_Q::decode(b).unwrap().encode());
+    each(&vector("udma_q.hex"), |b| {
+        UDMA_Q::decode(b).unwrap().encode()
+    });
     each(&vector("basic_block_table.hex"), |b| {
         BASIC_BLOCK_TABLE_ENTRY::decode(b).unwrap().encode()
     });
