@@ -24,7 +24,7 @@ DMASPEC_OWN_USES_BEGIN
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-pring §4.3. Spec: types/host_rings.toml:754.
+ * Evidence: wiki-pring §4.3. Spec: types/host_rings.toml:749.
  */
 typedef struct __attribute__((packed)) BASIC_BLOCK_TABLE_ENTRY {
     /**

@@ -4441,7 +4441,7 @@ static inline const char *dma_ring_type_t_name(dma_ring_type_t v) {
  *
  * Confidence: COMPILED (confirmed).
  *
- * Evidence: aws-neuron-driver udma/udma.h. Spec: types/host_rings.toml:720.
+ * Evidence: aws-neuron-driver udma/udma.h. Spec: types/host_rings.toml:715.
  */
 #ifdef __cplusplus
 enum udma_queue_status : uint32_t {
@@ -4480,7 +4480,7 @@ static inline const char *udma_queue_status_name(udma_queue_status v) {
  *
  * Confidence: COMPILED (confirmed).
  *
- * Evidence: aws-neuron-driver udma/udma.h. Spec: types/host_rings.toml:733.
+ * Evidence: aws-neuron-driver udma/udma.h. Spec: types/host_rings.toml:728.
  */
 #ifdef __cplusplus
 enum udma_type : uint32_t {
@@ -4521,7 +4521,7 @@ static inline const char *udma_type_name(udma_type v) {
  *
  * Confidence: HIGH (strong).
  *
- * Evidence: wiki-vring §Templates → concrete; wiki-tdrv-rings §2. Spec: types/host_rings.toml:790.
+ * Evidence: wiki-vring §Templates → concrete; wiki-tdrv-rings §2. Spec: types/host_rings.toml:785.
  */
 typedef struct __attribute__((packed)) UDMA_TEMPLATE_BUF_PTR {
     /**
@@ -4557,7 +4557,7 @@ DMASPEC_STATIC_ASSERT(sizeof(UDMA_TEMPLATE_BUF_PTR) == 8, "UDMA_TEMPLATE_BUF_PTR
  *
  * Confidence: COMPILED (confirmed).
  *
- * Evidence: aws-neuron-driver udma/udma.h; wiki-pring §1. Spec: types/host_rings.toml:808.
+ * Evidence: aws-neuron-driver udma/udma.h; wiki-pring §1. Spec: types/host_rings.toml:803.
  */
 typedef struct __attribute__((packed)) UDMA_DESC_TX_META {
     /**

@@ -73,14 +73,8 @@ typedef struct __attribute__((packed)) UDMA_Q {
     uint8_t pad_24_27[4];
     /**
      * Offset 40, 8 bytes. Kernel pointer to the completion ring; NULL on every Neuron M2M queue (no
-     * hardware completion queue: completion is the 0xabcdef01 host marker). Confidence: COMPILED
-     * (confirmed).
-     *
-     * Alternative reading `wiki_cdesc_base_ptr_0x24` (uint32_t): The wiki's offset for
-     * cdesc_base_ptr, +0x24 (ring-cycle §1 with no disassembly proof, udma-main §1 CERTAIN): where
-     * the driver's struct has padding, 4 bytes before the 8-byte-aligned pointer. Read here as the
-     * 4 bytes the spec holds at +0x28..+0x2b (the pointer's low half); the page's own +0x24 reading
-     * is the conflict udma_q_cdesc_base_ptr_offset. [CERTAIN]
+     * hardware completion queue: completion is the 0xabcdef01 host marker). The wiki puts it at
+     * +0x24 (conflict udma_q_cdesc_base_ptr_offset). Confidence: COMPILED (confirmed).
      */
     uint64_t cdesc_base_ptr;
     /**

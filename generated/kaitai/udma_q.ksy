@@ -39,7 +39,7 @@ seq:
     doc: "Alignment padding before the 8-byte pointer cdesc_base_ptr (the C ABI's; no source names it). The wiki puts cdesc_base_ptr here (conflict udma_q_cdesc_base_ptr_offset). No source gives these bits a meaning. [no meaning claimed]"
   - id: cdesc_base_ptr
     type: u8
-    doc: "Kernel pointer to the completion ring; NULL on every Neuron M2M queue (no hardware completion queue: completion is the 0xabcdef01 host marker). Alternative reading `wiki_cdesc_base_ptr_0x24` as u32: The wiki's offset for cdesc_base_ptr, +0x24 (ring-cycle §1 with no disassembly proof, udma-main §1 CERTAIN): where the driver's struct has padding, 4 bytes before the 8-byte-aligned pointer. Read here as the 4 bytes the spec holds at +0x28..+0x2b (the pointer's low half); the page's own +0x24 reading is the conflict udma_q_cdesc_base_ptr_offset. [CERTAIN; wiki-udma-main §1] [COMPILED; aws-neuron-driver udma/udma.h]"
+    doc: "Kernel pointer to the completion ring; NULL on every Neuron M2M queue (no hardware completion queue: completion is the 0xabcdef01 host marker). The wiki puts it at +0x24 (conflict udma_q_cdesc_base_ptr_offset). [COMPILED; aws-neuron-driver udma/udma.h]"
   - id: cdesc_size
     type: u4
     doc: "Size in bytes of a completion descriptor; 0 when the queue has no completion ring. [COMPILED; aws-neuron-driver udma/udma.h]"
