@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use common::{hex_words, model, root, vector};
+use common::{hex_bytes, hex_words, model, root, vector};
 use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta, Verdict, Violations};
 use dmaspec::words::*;
 use dmaspec_codegen::emit::c;
@@ -1657,6 +1657,13 @@ fn rust_eval(name: &str, b: &[u8], arch: Arch) -> (u64, u64, u64, u64) {
     (v.truth, v.mask, v.compiler, v.undecided)
 }
 
+/// The golden vectors of the records with rules, by record (tests/vectors/records/).
+const RECORD_VECTORS: [(&str, &str); 3] = [
+    ("SW_DMA_QUEUE", "sw_dma_queue.hex"),
+    ("VRING", "vring.hex"),
+    ("UDMA_Q", "udma_q.hex"),
+];
+
 const RANDOM_PER_STRUCT: usize = 100_000;
 /// The model's own evaluator (a tree walk) is slow in debug builds; it checks a prefix.
 const REFERENCE_PER_STRUCT: usize = 10_000;
@@ -1815,6 +1822,12 @@ fn rust_and_c_validators_agree() {
         };
         if t.name == "DMA_DIRECT2D" {
             seeds.push(direct2d().encode().to_vec()); // no golden vector; the hand-built one
+        }
+        // A record's golden vectors: valid records no random bytes would hit (UDMA_Q's
+        // size_mask must be its size - 1 with the size in range).
+        if let Some((_, file)) = RECORD_VECTORS.iter().find(|(n, _)| *n == t.name) {
+            let bytes = hex_bytes(&root().join("tests/vectors/records").join(file));
+            seeds.extend(bytes.chunks_exact(size).map(<[u8]>::to_vec));
         }
         let mut n = 0;
         // Every golden vector, on every architecture.

@@ -124,7 +124,7 @@ pub fn table_text(index: usize, offset: usize, r: &Record, arch: Arch) -> String
         "#{index}  offset {offset} ({offset:#06x})  {}\n{}{}",
         r.meta().name,
         table::render(&rows.rows),
-        super::report::table_lines(&r.check(arch), arch, &[])
+        table::fit_text(&super::report::table_lines(&r.check(arch), arch, &[]))
     )
 }
 

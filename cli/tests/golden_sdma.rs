@@ -379,7 +379,8 @@ fn decode_struct_reports_a_cut_ring_after_its_whole_records() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         stderr(&out).contains(
-            "no record (top-level struct) named `SDMA_BD`; the spec has: NEFF_HEADER, \
+            "no record (top-level struct) named `SDMA_BD`; the spec has: DMA_RING_INFO, \
+             SW_DMA_QUEUE, VRING_PAGES, VRING, UDMA_Q, BASIC_BLOCK_TABLE_ENTRY, NEFF_HEADER, \
              NOTIFICATION, SDMA_CME_BD_DESC, SDMA_CCE_DESC, KBIN_DMA_DESC_CCE_INFO"
         ),
         "{}",

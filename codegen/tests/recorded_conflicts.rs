@@ -139,6 +139,7 @@ fn json_carries_the_conflict_records() {
             "neff_kelf_node_attrs",
             "neff_leading_header",
             "neff_feature_bits_offset",
+            "udma_q_cdesc_base_ptr_offset",
             "notification_type_count",
             "s3d3_collective_reserved1_span",
             "udma_desc_bit_order",

@@ -4690,6 +4690,189 @@ DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, update_idx) == 3, "NEURON_
 DMASPEC_STATIC_ASSERT(offsetof(NEURON_ISA_TPB_EVENTS, semaphore_value) == 4, "NEURON_ISA_TPB_EVENTS.semaphore_value is at offset 4");
 
 /**
+ * DMA_RING_TYPE (4 bytes): Which half of a queue a pring drives (enum dma_ring_type, 4 bytes,
+ * unsigned). A pring in use is TX or RX; INVALID is what a freed or fresh handle holds (the dump
+ * asserts pring->type == TX || pring->type == RX).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-pring §2; wiki-tdrv-rings §1. Spec: types/host_rings.toml:16.
+ */
+#ifdef __cplusplus
+enum dma_ring_type_t : uint32_t {
+#else
+enum dma_ring_type_t {
+#endif
+    /** DMA_RING_TYPE_INVALID. No ring (zeroed at free). */
+    dma_ring_type_t_INVALID = 0x00000000,
+    /** DMA_RING_TYPE_TX. M2S, memory to stream: the ring of source (Tx) descriptors. */
+    dma_ring_type_t_TX = 0x00000001,
+    /** DMA_RING_TYPE_RX. S2M, stream to memory: the ring of destination (Rx) descriptors. */
+    dma_ring_type_t_RX = 0x00000002,
+};
+#ifndef __cplusplus
+typedef uint32_t dma_ring_type_t;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(dma_ring_type_t) == 4, "dma_ring_type_t is 4 bytes");
+/**
+ * The spec name of a dma_ring_type_t value ("INVALID" for `dma_ring_type_t_INVALID`), or NULL when
+ * the value is no enumerator. Aliases are never returned; an enumerator limited to some
+ * architectures is named on every one.
+ */
+static inline const char *dma_ring_type_t_name(dma_ring_type_t v) {
+    switch (v) {
+    case 0x00000000u:
+        return "INVALID";
+    case 0x00000001u:
+        return "TX";
+    case 0x00000002u:
+        return "RX";
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * UDMA_QUEUE_STATUS (4 bytes): The software status of a UDMA queue (enum udma_queue_status): every
+ * queue is enabled at engine init and only udma_q_pause disables one.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h. Spec: types/host_rings.toml:715.
+ */
+#ifdef __cplusplus
+enum udma_queue_status : uint32_t {
+#else
+enum udma_queue_status {
+#endif
+    udma_queue_status_QUEUE_DISABLED = 0x00000001,
+    udma_queue_status_QUEUE_ENABLED = 0x00000002,
+    udma_queue_status_QUEUE_ABORTED = 0x00000003,
+};
+#ifndef __cplusplus
+typedef uint32_t udma_queue_status;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(udma_queue_status) == 4, "udma_queue_status is 4 bytes");
+/**
+ * The spec name of a udma_queue_status value ("QUEUE_DISABLED" for
+ * `udma_queue_status_QUEUE_DISABLED`), or NULL when the value is no enumerator. Aliases are never
+ * returned; an enumerator limited to some architectures is named on every one.
+ */
+static inline const char *udma_queue_status_name(udma_queue_status v) {
+    switch (v) {
+    case 0x00000001u:
+        return "QUEUE_DISABLED";
+    case 0x00000002u:
+        return "QUEUE_ENABLED";
+    case 0x00000003u:
+        return "QUEUE_ABORTED";
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * UDMA_TYPE (4 bytes): A UDMA queue's direction (enum udma_type): UDMA_TX is m2s, UDMA_RX s2m. Note
+ * the values differ from DMA_RING_TYPE's (TX 1, RX 2).
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h. Spec: types/host_rings.toml:728.
+ */
+#ifdef __cplusplus
+enum udma_type : uint32_t {
+#else
+enum udma_type {
+#endif
+    udma_type_UDMA_TX = 0x00000000,
+    udma_type_UDMA_RX = 0x00000001,
+};
+#ifndef __cplusplus
+typedef uint32_t udma_type;
+#endif
+DMASPEC_STATIC_ASSERT(sizeof(udma_type) == 4, "udma_type is 4 bytes");
+/**
+ * The spec name of a udma_type value ("UDMA_TX" for `udma_type_UDMA_TX`), or NULL when the value is
+ * no enumerator. Aliases are never returned; an enumerator limited to some architectures is named
+ * on every one.
+ */
+static inline const char *udma_type_name(udma_type v) {
+    switch (v) {
+    case 0x00000000u:
+        return "UDMA_TX";
+    case 0x00000001u:
+        return "UDMA_RX";
+    default:
+        return NULL;
+    }
+}
+
+/**
+ * UDMA_TEMPLATE_BUF_PTR (8 bytes): A template descriptor's buf_ptr before the load resolves it
+ * (vring_build_vring_pages_from_template): bit 61 marks it symbolic, bits 54:36 name the tensor
+ * (var_id, a memory-reference id) and bits 35:0 give the byte offset into it; the resolved buf_ptr
+ * is the tensor's physical address + offset. A buf_ptr with bit 61 clear is already an address and
+ * is left alone.
+ *
+ * A uint64_t read as bit-fields, lsb first (GCC's layout on little-endian targets).
+ *
+ * Confidence: HIGH (strong).
+ *
+ * Evidence: wiki-vring §Templates → concrete; wiki-tdrv-rings §2. Spec: types/host_rings.toml:785.
+ */
+typedef struct __attribute__((packed)) UDMA_TEMPLATE_BUF_PTR {
+    /**
+     * Bits 0..35. Byte offset into the tensor (36 bits, mask 68719476735 = 0xfffffffff).
+     * Confidence: HIGH (strong).
+     */
+    __extension__ unsigned long long offset : 36 DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-vring §Templates → concrete");
+    /**
+     * Bits 36..54. The tensor's variable id (19 bits, mask 524287 = 0x7ffff), below the half's
+     * max_var_id + 1. Confidence: HIGH (strong).
+     */
+    unsigned int var_id : 19 DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-vring §Templates → concrete");
+    /**
+     * Bits 55..60. Unknown: no source gives a meaning; kept raw. Between var_id and the template
+     * bit; the page gives no meaning.
+     */
+    unsigned int unknown_55_60 : 6;
+    /** Bit 61. 1: a symbolic buf_ptr to resolve (0x2000000000000000). Confidence: HIGH (strong). */
+    unsigned int is_template : 1 DMASPEC_GATED_STRONG("STRONG: tagged HIGH (strong), below DMASPEC_MIN_CONFIDENCE; cited: wiki-vring §Templates → concrete");
+    /**
+     * Bits 62..63. Unknown: no source gives a meaning; kept raw. Above the template bit; the page
+     * gives no meaning.
+     */
+    unsigned int unknown_62_63 : 2;
+} UDMA_TEMPLATE_BUF_PTR;
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_TEMPLATE_BUF_PTR) == 8, "UDMA_TEMPLATE_BUF_PTR is 8 bytes");
+
+/**
+ * UDMA_DESC_TX_META (8 bytes): Bytes 8..15 of the tx_meta arm of union udma_desc: the M2S form
+ * carrying two inline metadata words instead of a 64-bit buffer pointer ("TX Meta, used by upper
+ * layer"), for semaphore / CCE control descriptors. Its len_ctrl and meta_ctrl are the tx arm's
+ * (SDMA_CME_BD_DESC's fields).
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h; wiki-pring §1. Spec: types/host_rings.toml:803.
+ */
+typedef struct __attribute__((packed)) UDMA_DESC_TX_META {
+    /**
+     * Offset 0, 4 bytes. Inline metadata word 1 (descriptor bytes 8..11). Confidence: COMPILED
+     * (confirmed).
+     */
+    uint32_t meta1;
+    /**
+     * Offset 4, 4 bytes. Inline metadata word 2 (descriptor bytes 12..15). Confidence: COMPILED
+     * (confirmed).
+     */
+    uint32_t meta2;
+} UDMA_DESC_TX_META;
+DMASPEC_STATIC_ASSERT(sizeof(UDMA_DESC_TX_META) == 8, "UDMA_DESC_TX_META is 8 bytes");
+DMASPEC_STATIC_ASSERT(offsetof(UDMA_DESC_TX_META, meta1) == 0, "UDMA_DESC_TX_META.meta1 is at offset 0");
+DMASPEC_STATIC_ASSERT(offsetof(UDMA_DESC_TX_META, meta2) == 4, "UDMA_DESC_TX_META.meta2 is at offset 4");
+
+/**
  * IMM_SRC (1 byte): Where an IMM_VAL_INST_FIELD operand's value comes from (common.h:1207).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
@@ -6551,7 +6734,7 @@ static inline const char *NEURON_ISA_TPB_LNC_SIZE_FMT_name(NEURON_ISA_TPB_LNC_SI
  * Confidence: HIGH/CARRIED (strong).
  *
  * Evidence: supp-field-tables §1 Table 1.3a; supp-descriptor-model §3; wiki-cce §6. Spec:
- * types/sdma.toml:279.
+ * types/sdma.toml:288.
  */
 #ifdef __cplusplus
 enum SDMA_CMETYPE : uint8_t {
@@ -6618,7 +6801,7 @@ static inline const char *SDMA_CMETYPE_name(SDMA_CMETYPE v) {
  * Confidence: HIGH/CARRIED (strong).
  *
  * Evidence: supp-field-tables §1 Table 1.3b; supp-descriptor-model §3; wiki-cce §6; wiki-udma-desc
- * §The default; wiki-meta-ctrl §2. Spec: types/sdma.toml:301.
+ * §The default; wiki-meta-ctrl §2. Spec: types/sdma.toml:310.
  */
 #ifdef __cplusplus
 enum SDMAOP : uint8_t {
@@ -6660,7 +6843,7 @@ static inline const char *SDMAOP_name(SDMAOP v) {
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §3.1; supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:555.
+ * Evidence: wiki-cce §3.1; supp-field-tables §7 Table 7.3. Spec: types/sdma.toml:564.
  */
 #ifdef __cplusplus
 enum al_sdma_m2s_fma_operand : uint8_t {
@@ -6707,7 +6890,7 @@ static inline const char *al_sdma_m2s_fma_operand_name(al_sdma_m2s_fma_operand v
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §1.1; wiki-cce §5.3; supp-field-tables §7 Table 7.2. Spec:
- * types/sdma.toml:572.
+ * types/sdma.toml:581.
  */
 #ifdef __cplusplus
 enum SDMA_CCETYPE : uint8_t {
@@ -6768,7 +6951,7 @@ static inline const char *SDMA_CCETYPE_name(SDMA_CCETYPE v) {
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:592.
+ * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:601.
  */
 #ifdef __cplusplus
 enum al_sdma_m2m_meta_ctrl_data_type : uint8_t {
@@ -6861,7 +7044,7 @@ static inline const char *al_sdma_m2m_meta_ctrl_data_type_name(al_sdma_m2m_meta_
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:671.
+ * Evidence: wiki-cce §1.2. Spec: types/sdma.toml:680.
  */
 #ifdef __cplusplus
 enum kbin_dtype : uint32_t {
@@ -6957,7 +7140,7 @@ static inline const char *kbin_dtype_name(kbin_dtype v) {
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-udma-desc §2 Encoding; wiki-udma-desc §Algorithm; wiki-udma-desc §8. Spec:
- * types/sdma.toml:89.
+ * types/sdma.toml:98.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0 {
     /**
@@ -7035,7 +7218,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0) == 4, "SDMA_DESC_WORD0 is 4 bytes"
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-udma-desc §Overlay B; wiki-udma-desc §Overlay A; wiki-meta-ctrl §1. Spec:
- * types/sdma.toml:149.
+ * types/sdma.toml:158.
  */
 typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1 {
     /**
@@ -7135,7 +7318,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1) == 4, "SDMA_CME_DESC_WORD1 is 
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:211.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:220.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0_DWARF {
     /**
@@ -7200,7 +7383,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_DWARF) == 4, "SDMA_DESC_WORD0_DWARF
  *
  * Confidence: MED/CARRIED (inferred).
  *
- * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:237.
+ * Evidence: supp-field-tables §1 Table 1.1. Spec: types/sdma.toml:246.
  */
 typedef struct __attribute__((packed)) SDMA_DESC_WORD0_FW {
     /** Bits 0..15. Transfer length in bytes. Confidence: MED/CARRIED (inferred). */
@@ -7234,7 +7417,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_DESC_WORD0_FW) == 4, "SDMA_DESC_WORD0_FW is 4 
  *
  * Confidence: HIGH/CARRIED (strong).
  *
- * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:253.
+ * Evidence: supp-field-tables §1 Table 1.2; supp-descriptor-model §3. Spec: types/sdma.toml:262.
  */
 typedef struct __attribute__((packed)) SDMA_CME_DESC_WORD1_DWARF {
     /** Bits 0..4. Reserved. Reserved network-tag bits. Confidence: HIGH/CARRIED (strong). */
@@ -7283,7 +7466,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CME_DESC_WORD1_DWARF) == 4, "SDMA_CME_DESC_WOR
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §2.3; wiki-cce §2.4; supp-field-tables §7 Table 7.0. Spec:
- * types/sdma.toml:430.
+ * types/sdma.toml:439.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_W0 {
     /**
@@ -7317,7 +7500,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W0) == 4, "SDMA_CCE_W0 is 4 bytes");
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §2.6; wiki-meta-ctrl §2; supp-field-tables §7 Table 7.1. Spec:
- * types/sdma.toml:455.
+ * types/sdma.toml:464.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_META_CTRL {
     /**
@@ -7408,7 +7591,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_META_CTRL) == 4, "SDMA_CCE_META_CTRL is 4 
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §2.3; wiki-cce §2.4; supp-field-tables §7 Table 7.0; supp-field-tables §7
- * Table 7.3. Spec: types/sdma.toml:520.
+ * Table 7.3. Spec: types/sdma.toml:529.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_W2 {
     /** Bits 0..23. Semaphore / length (& 0xFFFFFF). Confidence: HIGH/OBSERVED (confirmed). */
@@ -7443,7 +7626,7 @@ DMASPEC_STATIC_ASSERT(sizeof(SDMA_CCE_W2) == 4, "SDMA_CCE_W2 is 4 bytes");
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:698.
+ * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:707.
  */
 typedef struct __attribute__((packed)) kbin_cce_fma_info {
     /**
@@ -7469,7 +7652,7 @@ DMASPEC_STATIC_ASSERT(offsetof(kbin_cce_fma_info, scale) == 4, "kbin_cce_fma_inf
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:730.
+ * Evidence: wiki-cce §2.1. Spec: types/sdma.toml:739.
  */
 typedef struct __attribute__((packed)) kbin_cce_min_max_info {
     /**
@@ -7762,6 +7945,105 @@ static inline const char *NEURON_ISA_TPB_COLLECTIVE_TYPE_name(NEURON_ISA_TPB_COL
  */
 #ifndef DST_REDUCE_DGE_MAX_ARCH
 #define DST_REDUCE_DGE_MAX_ARCH 49
+#endif
+
+/**
+ * The ring id (phase) a fresh queue starts at, which the hardware expects on the first lap;
+ * starting at 0 would match the phase of a zero-filled ring. sw_dma_queue_init starts the runtime's
+ * shadow at the same 1.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h; wiki-tdrv-rings §3.
+ */
+#ifndef UDMA_INITIAL_RING_ID
+#define UDMA_INITIAL_RING_ID 1
+#endif
+
+/**
+ * The ring id is 2 bits: each wrap of the producer advances it (id + 1) & 3, so it cycles 1, 2, 3,
+ * 0, 1, ... and is stamped into len_ctrl bits 25:24 (SDMA_DESC_WORD0.ring_id).
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h; wiki-tdrv-rings §3.
+ */
+#ifndef DMA_RING_ID_MASK
+#define DMA_RING_ID_MASK 3
+#endif
+
+/**
+ * The 16-descriptor guard: udma_available_get reports (next_cdesc_idx - (next_desc_idx + 16)) &
+ * size_mask free slots, so the producer never comes within 16 descriptors of the consumer. The
+ * runtime's linear prings reserve the same 16 (round_up_16(ndesc + 16)).
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h; wiki-ring-cycle §The wrap and guard-gap rule;
+ * wiki-tdrv-rings §1.
+ */
+#ifndef UDMA_MAX_NUM_CDESC_PER_CACHE_LINE
+#define UDMA_MAX_NUM_CDESC_PER_CACHE_LINE 16
+#endif
+
+/**
+ * The smallest UDMA queue, in descriptors.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h.
+ */
+#ifndef UDMA_MIN_Q_SIZE
+#define UDMA_MIN_Q_SIZE 32
+#endif
+
+/**
+ * The largest UDMA queue, in descriptors: (1 << 24) - 16, since a 16-byte descriptor ring must
+ * start and end 256-byte aligned.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h.
+ */
+#ifndef UDMA_MAX_Q_SIZE
+#define UDMA_MAX_Q_SIZE 16777200
+#endif
+
+/**
+ * The alignment of a ring's start and end addresses (for the prefetcher).
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver udma/udma.h.
+ */
+#ifndef UDMA_QUEUE_ADDR_BYTE_ALIGNMENT
+#define UDMA_QUEUE_ADDR_BYTE_ALIGNMENT 256
+#endif
+
+/**
+ * The most descriptors one vring half holds (0xfffff0, checked before a new page is taken); the
+ * same number as UDMA_MAX_Q_SIZE.
+ *
+ * Confidence: HIGH (strong).
+ *
+ * Evidence: wiki-vring §2.
+ */
+#ifndef VRING_MAX_DESCS
+#define VRING_MAX_DESCS 16777200
+#endif
+
+/**
+ * The host completion marker: the last descriptor of a batch is a 4-byte self-copy from a host word
+ * pre-seeded with this value to the word after it, which the CPU polls; when it reads 0xabcdef01
+ * every earlier descriptor has retired (there is no hardware completion ring on the M2M path). The
+ * userspace software poll uses the same value.
+ *
+ * Confidence: COMPILED (confirmed).
+ *
+ * Evidence: aws-neuron-driver neuron_dma.c; wiki-ring-cycle §7.
+ */
+#ifndef DMA_COMPLETION_MARKER
+#define DMA_COMPLETION_MARKER 2882400001
 #endif
 
 /**
@@ -9869,6 +10151,22 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  * Reading `ex_a_value`: §8.1: elem_sz = 1, offst = 0, operation = 1 is 0x0011, so elem_sz_fld would
  * be bits 4..5 (and offst_sz_fld bits 6..7). The page calls its numbers illustrative.
  * [HIGH/INFERRED] Evidence: supp-gather-scatter §8.1.
+ */
+
+/**
+ * Conflict `udma_q_cdesc_base_ptr_offset` (about UDMA_Q): Where struct udma_q holds cdesc_base_ptr:
+ * the driver's struct puts the 8-byte pointer after desc_ring_id (+0x20) at the next 8-byte
+ * boundary, +0x28 (gcc offsetof on x86-64), and cdesc_size at +0x30, which is what puts
+ * next_cdesc_idx at the +0x34 both pages confirm. The wiki gives +0x24, with no disassembly proof
+ * on ring-cycle and CERTAIN on udma-main, whose QUIRK says the offsets are not in declaration
+ * order; the driver's declaration order yields every offset the pages prove by disassembly. UDMA_Q
+ * holds the driver's +0x28.
+ *
+ * Reading `driver_0x28`: gcc's offsetof over the shipped struct: u32 desc_ring_id at +0x20, 4 bytes
+ * of padding, u8 *cdesc_base_ptr at +0x28. [COMPILED] Evidence: aws-neuron-driver udma/udma.h.
+ *
+ * Reading `wiki_0x24`: The pages' cursor tables: cdesc_base_ptr at +0x24. [CERTAIN] Evidence:
+ * wiki-udma-main §1; wiki-ring-cycle §The cursors.
  */
 
 /**

@@ -27,7 +27,7 @@ DMASPEC_OWN_USES_BEGIN
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-cce §2.1; wiki-cce §8; supp-field-tables §7 Table 7.4. Spec: types/sdma.toml:772.
+ * Evidence: wiki-cce §2.1; wiki-cce §8; supp-field-tables §7 Table 7.4. Spec: types/sdma.toml:781.
  */
 typedef struct __attribute__((packed)) kbin_dma_desc_cce_info_t {
     /**

@@ -31,7 +31,7 @@ DMASPEC_OWN_USES_BEGIN
  * Confidence: HIGH/OBSERVED (confirmed).
  *
  * Evidence: wiki-cce §2.2; wiki-cce §6; supp-field-tables §7; supp-field-tables §7 Table 7.0;
- * supp-consolidated §1.3. Spec: types/sdma.toml:358.
+ * supp-consolidated §1.3. Spec: types/sdma.toml:367.
  */
 typedef struct __attribute__((packed)) SDMA_CCE_DESC {
     /** Offset 0, 4 bytes. Control and meta index. Confidence: HIGH/OBSERVED (confirmed). */

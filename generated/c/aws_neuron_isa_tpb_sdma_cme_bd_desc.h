@@ -71,6 +71,16 @@ typedef struct __attribute__((packed)) SDMA_CME_BD_DESC {
      * Offset 8, 8 bytes. The only address the descriptor carries: on a Tx (m2s) descriptor the
      * source physical address the engine reads, on an Rx (s2m) descriptor (buf1_ptr) the
      * destination it writes. Confidence: HIGH/OBSERVED (confirmed).
+     *
+     * Alternative reading `tx_meta` (UDMA_DESC_TX_META): The tx_meta arm of union udma_desc: an M2S
+     * descriptor carrying two inline metadata words, meta1 @8 and meta2 @12, instead of a buffer
+     * pointer (semaphore / CCE control descriptors). Its len_ctrl and meta_ctrl are this struct's.
+     * [COMPILED]
+     *
+     * Alternative reading `template_buf_ptr` (UDMA_TEMPLATE_BUF_PTR): A template descriptor's
+     * symbolic buf_ptr (a vring half with is_template set): bit 61 set, var_id in bits 54:36, the
+     * byte offset in bits 35:0; the load rewrites it to the tensor's physical address + offset.
+     * [HIGH]
      */
     uint64_t buf_ptr;
 } SDMA_CME_BD_DESC;
