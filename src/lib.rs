@@ -17,6 +17,8 @@ pub mod lower;
 pub mod names;
 pub mod runtime;
 pub mod stream;
+#[cfg(feature = "verbs")]
+pub mod verbs;
 pub mod views;
 
 /// The generated words and their types, named as in the spec.
