@@ -19,6 +19,8 @@ pub mod lower;
 pub mod names;
 pub mod runtime;
 pub mod stream;
+#[cfg(feature = "verbs")]
+pub mod verbs;
 pub mod views;
 
 /// The generated words and their types, named as in the spec.
@@ -33,11 +35,10 @@ pub mod words {
 }
 
 /// The JSON dictionary of the spec the crate was built from: `generated/dmaspec.json`'s
-/// text (format `dmaspec/4`); with feature `generate`, rendered by build.rs.
-#[cfg(all(feature = "dictionary", feature = "generate"))]
-pub const DICTIONARY: &str = include_str!(concat!(env!("OUT_DIR"), "/dmaspec.json"));
-#[cfg(all(feature = "dictionary", not(feature = "generate")))]
-pub const DICTIONARY: &str = include_str!("../generated/dmaspec.json");
+/// value (format `dmaspec/4`; with feature `generate`, rendered by build.rs), without the
+/// whitespace between its tokens (half the size).
+#[cfg(feature = "dictionary")]
+pub const DICTIONARY: &str = include_str!(concat!(env!("OUT_DIR"), "/dmaspec.min.json"));
 
 pub use runtime::DecodeError;
 

@@ -99,3 +99,47 @@ fn a_library_user_with_default_features_builds_only_the_library() {
     );
     assert!(!generating.iter().any(|p| p == "clap"), "{generating:?}");
 }
+
+/// The packages `cargo tree -p PACKAGE` of this workspace lists (normal edges), by name.
+fn workspace_packages(package: &str) -> Vec<String> {
+    let out = Command::new(env!("CARGO"))
+        .args([
+            "tree",
+            "--offline",
+            "-p",
+            package,
+            "--edges",
+            "normal",
+            "--prefix",
+            "none",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn the_python_extension_links_the_verbs_without_the_cli_or_the_generator() {
+    let linked = workspace_packages("dmaspec-python");
+    for p in ["dmaspec", "pyo3", "serde_json"] {
+        assert!(linked.iter().any(|x| x == p), "no {p} in {linked:?}");
+    }
+    // The verbs are the library's (feature `verbs`); the command line's options, progress
+    // bar and the generator stay out of the wheel. (`toml` stays: `lower(vars_file=…)`
+    // reads TOML variable tables, as `--vars` does.)
+    for p in ["dmaspec-cli", "clap", "indicatif", "dmaspec-codegen"] {
+        assert!(!linked.iter().any(|x| x == p), "{p} in {linked:?}");
+    }
+}

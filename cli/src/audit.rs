@@ -10,8 +10,10 @@ use std::path::{Path, PathBuf};
 use dmaspec_codegen::audit::counts::{CountsFile, counts_line};
 use dmaspec_codegen::audit::{self, Aspect, PageReport, TableReport, Verdict};
 
+use dmaspec::verbs::Error;
+
 use super::CliError;
-use super::input::MAX_DOCUMENT_BYTES;
+use dmaspec::verbs::input::MAX_DOCUMENT_BYTES;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
@@ -43,19 +45,21 @@ pub struct AuditArgs {
 }
 
 pub fn run(args: &AuditArgs) -> Result<(), CliError> {
-    super::table::set_wide(args.wide);
+    dmaspec::verbs::table::set_wide(args.wide);
     super::error::missing_default_spec(&args.spec, "--spec")?;
     // The pages first: one that is not text is refused before the spec is loaded.
     let texts = (args.pages.iter())
-        .map(|page| super::input::read_text(page, MAX_DOCUMENT_BYTES))
+        .map(|page| dmaspec::verbs::input::read_text(page, MAX_DOCUMENT_BYTES))
         .collect::<Result<Vec<_>, _>>()?;
     let model = dmaspec_codegen::load::load_dir(&args.spec).map_err(CliError::Spec)?;
     let reports: Vec<PageReport> = (args.pages.iter().zip(&texts))
-        .map(|(page, text)| audit::audit_page(&model, &super::input::name(Some(page)), text))
+        .map(|(page, text)| {
+            audit::audit_page(&model, &dmaspec::verbs::input::name(Some(page)), text)
+        })
         .collect();
     let counts = CountsFile::of(&reports);
     if let Some(file) = &args.write_counts {
-        std::fs::write(file, counts.render()).map_err(|error| CliError::Io {
+        std::fs::write(file, counts.render()).map_err(|error| Error::Io {
             path: file.display().to_string(),
             write: true,
             error,
@@ -67,7 +71,7 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
             let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
             super::output::print(&format!("{text}\n"))?;
         }
-        Format::Text => super::output::print(&super::table::fit_text(&render(&reports)))?,
+        Format::Text => super::output::print(&dmaspec::verbs::table::fit_text(&render(&reports)))?,
     }
     match &args.check_counts {
         Some(file) => check(file, &counts),
@@ -77,9 +81,9 @@ pub fn run(args: &AuditArgs) -> Result<(), CliError> {
 
 /// Compares `now` with the checked-in counts in `file`: exit 1 and every changed row.
 fn check(file: &Path, now: &CountsFile) -> Result<(), CliError> {
-    let text = super::input::read_text(file, MAX_DOCUMENT_BYTES)?;
+    let text = dmaspec::verbs::input::read_text(file, MAX_DOCUMENT_BYTES)?;
     let old = CountsFile::parse(&text).map_err(|e| {
-        CliError::BadFile(format!("{}: not an audit counts file: {e}", file.display()))
+        Error::BadFile(format!("{}: not an audit counts file: {e}", file.display()))
     })?;
     let changes = now.changes_from(&old);
     if changes.is_empty() {

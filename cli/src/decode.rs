@@ -8,11 +8,11 @@ use dmaspec::Arch;
 use dmaspec::stream::{Decoded, WORD_SIZE};
 
 use super::CliError;
-use super::input::each_word;
-use super::input::{self, WordReader};
-use super::records::{decode_one, each_record, find, record_json};
-use super::shape::{instruction_json, opcode_text, orphan_message};
-use super::table::{self, TableRows};
+use dmaspec::verbs::input::each_word;
+use dmaspec::verbs::input::{self, WordReader};
+use dmaspec::verbs::records::{decode_one, each_record, find, record_json};
+use dmaspec::verbs::shape::{instruction_json, opcode_text, orphan_message};
+use dmaspec::verbs::table::{self, TableRows};
 
 /// Decode a stream of 64-byte words (raw binary, or hex text with --hex).
 #[derive(clap::Args)]
@@ -78,10 +78,10 @@ fn table_text(
                 "{head}  {}{ext}\n{}{}",
                 word.meta().name,
                 table::render(&rows.rows),
-                table::fit_text(&super::report::table_lines(
+                table::fit_text(&dmaspec::verbs::report::table_lines(
                     &word.check(arch),
                     arch,
-                    &super::report::constant_lines(bytes, word.meta().leaves)
+                    &dmaspec::verbs::report::constant_lines(bytes, word.meta().leaves)
                 ))
             )
         }
@@ -99,7 +99,7 @@ fn table_text(
 }
 
 pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
-    super::table::set_wide(args.wide);
+    dmaspec::verbs::table::set_wide(args.wide);
     if let Some(name) = &args.record {
         return decode_records(args, name);
     }
@@ -135,7 +135,7 @@ pub fn run(args: &DecodeArgs) -> Result<(), CliError> {
     }
     out.flush()?;
     progress.finish();
-    result
+    Ok(result?)
 }
 
 fn decode_records(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
@@ -159,7 +159,9 @@ fn decode_records(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
             if index > 0 {
                 out.write_all(b"\n")?;
             }
-            out.write_all(super::records::table_text(index, offset, r, args.arch).as_bytes())?;
+            out.write_all(
+                dmaspec::verbs::records::table_text(index, offset, r, args.arch).as_bytes(),
+            )?;
         }
         Ok(())
     });
@@ -168,5 +170,5 @@ fn decode_records(args: &DecodeArgs, name: &str) -> Result<(), CliError> {
     }
     out.flush()?;
     progress.finish();
-    result
+    Ok(result?)
 }

@@ -9,6 +9,8 @@ use dmaspec_codegen::diff::{self, Format, Impact};
 use dmaspec_codegen::load::{load_dir, load_files};
 use dmaspec_codegen::{Model, SpecErrors};
 
+use dmaspec::verbs::Error;
+
 use super::CliError;
 
 /// What changed between two specs (directories, or revisions with --git), and what
@@ -39,7 +41,7 @@ pub fn run(args: &DiffArgs) -> Result<(), CliError> {
             // A revision is text: git names refs in UTF-8 here.
             let rev = side
                 .to_str()
-                .ok_or_else(|| CliError::Usage(format!("`{}` is not a revision", label(side))))?;
+                .ok_or_else(|| Error::Usage(format!("`{}` is not a revision", label(side))))?;
             load_revision(rev, &args.spec_dir)
         } else {
             load_dir(side).map_err(|e| not_loaded(&label(side), &e))
@@ -66,7 +68,7 @@ fn label(side: &Path) -> String {
 }
 
 fn not_loaded(side: &str, e: &SpecErrors) -> CliError {
-    CliError::BadFile(format!("{side}: the spec does not load:\n{}", e.render()))
+    Error::BadFile(format!("{side}: the spec does not load:\n{}", e.render())).into()
 }
 
 /// Runs `git args` in the current directory; its stdout, or why it failed.
@@ -86,12 +88,9 @@ fn git(args: &[&str]) -> Result<Vec<u8>, String> {
 /// ls-tree` and `git show` (no checkout), loaded as if they were `spec_dir`.
 fn load_revision(rev: &str, spec_dir: &Path) -> Result<Model, CliError> {
     if rev.starts_with('-') {
-        return Err(CliError::Usage(format!(
-            "`{}` is not a revision",
-            echo(rev)
-        )));
+        return Err(Error::Usage(format!("`{}` is not a revision", echo(rev))).into());
     }
-    let bad = |why: String| CliError::BadFile(format!("{rev}: {why}"));
+    let bad = |why: String| Error::BadFile(format!("{rev}: {why}"));
     let dir = spec_dir.to_string_lossy();
     let listing = git(&["ls-tree", "-r", "-z", "--name-only", rev, "--", &dir]).map_err(bad)?;
     let mut paths: Vec<PathBuf> = listing
@@ -102,9 +101,7 @@ fn load_revision(rev: &str, spec_dir: &Path) -> Result<Model, CliError> {
         .collect();
     paths.sort();
     if paths.is_empty() {
-        return Err(bad(format!(
-            "no spec: no *.toml under {dir}/ at this revision"
-        )));
+        return Err(bad(format!("no spec: no *.toml under {dir}/ at this revision")).into());
     }
     let mut files = Vec::new();
     for p in paths {
@@ -115,10 +112,11 @@ fn load_revision(rev: &str, spec_dir: &Path) -> Result<Model, CliError> {
         files.push((p, text));
     }
     load_files(spec_dir, files).map_err(|e| {
-        CliError::BadFile(format!(
+        Error::BadFile(format!(
             "{rev}: the spec at this revision does not load with today's loader:\n{}",
             e.render()
         ))
+        .into()
     })
 }
 

@@ -1,26 +1,20 @@
 //! `dmaspec encode FILE.toml|FILE.json|- [--hex]`: words from text, written with the same
 //! names `decode --json` prints. `decode --json` output is valid input and round-trips.
-//!
-//! The encoding itself is the library's ([`dmaspec::json::encode_instruction`]); this reads
-//! the file one instruction at a time ([`dmaspec::json::for_each_instruction`]; TOML is read
-//! whole and converted to the same JSON values), checks the words with `validate`'s
-//! [`faults`], and writes. Every error in the file is reported at once; nothing is written
-//! when there is one. A fault the instruction records itself (decode's output of an
-//! invalid word) is not an error: the round trip of any stream holds.
+//! The reading and checking are the library's ([`dmaspec::verbs::encode`]); this writes.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use dmaspec::json::{self, encode_all};
-use serde_json::Value as Json;
-
-use super::error::Listed;
-use super::records::find;
-use super::report::{compiler_findings, faults};
-use super::shape::declared;
-use super::shape::{hex_lines, read_instructions};
-use super::{CliError, hex_string};
 use dmaspec::Arch;
+use dmaspec::json::hex_string;
+use dmaspec::verbs::Error;
+use dmaspec::verbs::encode::encode_input;
+use dmaspec::verbs::error::Listed;
+use dmaspec::verbs::input::open;
+use dmaspec::verbs::records::find;
+use dmaspec::verbs::shape::hex_lines;
+
+use super::CliError;
 
 /// Words from text: a list of instructions with the names `decode --json` prints
 /// (struct + fields; enumerators by name or number), as binary or hex.
@@ -49,193 +43,6 @@ pub struct EncodeArgs {
     /// validation).
     #[arg(long, conflicts_with = "record")]
     pub asm: bool,
-}
-
-/// What `validate` would report on the encoded stream: one line per fault the input does
-/// not declare (naming the instruction), how many declared faults in how many words, and
-/// how many words break a compiler rule (a warning: they are valid).
-#[derive(Default)]
-pub struct Checked {
-    pub errors: Listed,
-    pub declared: usize,
-    pub declared_words: usize,
-    pub compiler_words: usize,
-}
-
-pub fn check(list: &[Json], words: &[[u8; 64]], arch: dmaspec::Arch) -> Checked {
-    let mut checker = Checker::new(arch);
-    for (i, (ins, w)) in list.iter().zip(words).enumerate() {
-        checker.push(i, ins, w);
-    }
-    checker.checked
-}
-
-/// [`check`] one word at a time, in the order of the stream (the decoder pairs words).
-pub struct Checker {
-    decoder: dmaspec::stream::Decoder,
-    arch: dmaspec::Arch,
-    pub checked: Checked,
-}
-
-impl Checker {
-    pub fn new(arch: dmaspec::Arch) -> Self {
-        Checker {
-            decoder: dmaspec::stream::Decoder::new(arch),
-            arch,
-            checked: Checked::default(),
-        }
-    }
-
-    /// Checks the word `w` encoded from the `i`th instruction, `ins`.
-    pub fn push(&mut self, i: usize, ins: &Json, w: &[u8; 64]) {
-        self.push_with(i, w, |_| Some(ins.clone()));
-    }
-
-    /// [`push`](Self::push) with the instruction asked for only when the word has faults,
-    /// given the word as read here; `None` declares every fault it has (the input is that
-    /// word's own reading).
-    pub fn push_with(
-        &mut self,
-        i: usize,
-        w: &[u8; 64],
-        ins: impl FnOnce(&dmaspec::stream::Decoded) -> Option<Json>,
-    ) {
-        let (arch, c) = (self.arch, &mut self.checked);
-        let d = self.decoder.push(w);
-        c.compiler_words += usize::from(!compiler_findings(&d, arch).is_empty());
-        let found = faults(&d, w, arch);
-        if found.is_empty() {
-            return;
-        }
-        let ins = ins(&d);
-        let before = c.declared;
-        for f in found {
-            if ins.as_ref().is_none_or(|o| declared(o, f.kind)) {
-                c.declared += 1;
-            } else {
-                c.errors.push(format!("instruction {i}: {}", f.text));
-            }
-        }
-        c.declared_words += usize::from(c.declared > before);
-    }
-}
-
-/// The words of `list`, all errors in one pass. Unless `validate` is off, the words must
-/// pass `validate` in `arch`, but for the faults the input itself declares (decode's output
-/// of an invalid word): those, and words breaking a compiler rule, are the warnings
-/// returned with the words (`encode` prints them after `dmaspec: warning: `).
-pub fn encode_list(
-    list: &[Json],
-    arch: dmaspec::Arch,
-    validate: bool,
-) -> Result<(Vec<[u8; 64]>, Vec<String>), CliError> {
-    let words = encode_all(list).map_err(|errors| CliError::Encode {
-        errors: errors.iter().map(ToString::to_string).collect(),
-        hint: None,
-    })?;
-    if !validate {
-        return Ok((words, Vec::new()));
-    }
-    let warnings = verdict(check(list, &words, arch), arch)?;
-    Ok((words, warnings))
-}
-
-/// The errors `check` found, or the warnings for the words it passed.
-fn verdict(c: Checked, arch: dmaspec::Arch) -> Result<Vec<String>, CliError> {
-    if !c.errors.is_empty() {
-        return Err(CliError::Encode {
-            errors: c.errors.into_lines(),
-            hint: Some(reject_hint(arch)),
-        });
-    }
-    Ok(warnings(&c, arch))
-}
-
-/// What follows the errors of words `validate` would reject.
-pub fn reject_hint(arch: Arch) -> String {
-    format!(
-        "(`dmaspec validate --arch {}` would reject these words; \
-         --no-validate writes them anyway)",
-        arch.name()
-    )
-}
-
-/// The warnings of words written that break a compiler rule or have faults their input
-/// declares.
-pub fn warnings(c: &Checked, arch: Arch) -> Vec<String> {
-    let mut warnings = Vec::new();
-    if c.compiler_words > 0 {
-        warnings.push(format!(
-            "{} word(s) written that break a compiler rule (words neuronx-cc does not write, \
-             valid all the same); `dmaspec validate --arch {}` lists them",
-            c.compiler_words,
-            arch.name()
-        ));
-    }
-    if c.declared > 0 {
-        warnings.push(format!(
-            "{} word(s) written with {} fault(s) their input already records \
-             (`violations`, `constant_mismatches`, `\"struct\": null`); \
-             `dmaspec validate --arch {}` lists them",
-            c.declared_words,
-            c.declared,
-            arch.name()
-        ));
-    }
-    warnings
-}
-
-/// [`encode_list`] of the instructions in `input`, read one at a time: memory is the
-/// encoded words (64 bytes each, held so that nothing is written when there is an
-/// error), not the document. A TOML file is read whole.
-pub fn encode_input(
-    input: &Path,
-    arch: dmaspec::Arch,
-    validate: bool,
-) -> Result<(Vec<[u8; 64]>, Vec<String>), CliError> {
-    if super::document::is_toml(input) {
-        return encode_list(&read_instructions(input)?, arch, validate);
-    }
-    let mut words = Vec::new();
-    let mut errors = Listed::default();
-    let mut checker = validate.then(|| Checker::new(arch));
-    let read = json::for_each_instruction(super::input::open(Some(input))?, |i, ins| {
-        match json::encode_instruction(i, &ins) {
-            // Once there is an error no word is written: only the errors are kept.
-            Ok(w) if errors.is_empty() => {
-                if let Some(c) = &mut checker {
-                    c.push(i, &ins, &w);
-                }
-                if checker.as_ref().is_none_or(|c| c.checked.errors.is_empty()) {
-                    words.push(w);
-                }
-            }
-            Ok(_) => {}
-            Err(e) => {
-                for one in e.iter() {
-                    errors.push(one.to_string());
-                }
-                words = Vec::new();
-            }
-        }
-    });
-    match read {
-        Ok(_) => {}
-        Err(json::ListError::Io(e)) => return Err(CliError::read(input, e)),
-        Err(e) => {
-            let name = super::input::name(Some(input));
-            return Err(CliError::BadFile(format!("{name}: {e}")));
-        }
-    }
-    if !errors.is_empty() {
-        let errors = errors.into_lines();
-        return Err(CliError::Encode { errors, hint: None });
-    }
-    let warnings = match checker {
-        Some(c) => verdict(c.checked, arch)?,
-        None => Vec::new(),
-    };
-    Ok((words, warnings))
 }
 
 /// The `encode` command: nothing is written when the input has an error.
@@ -278,14 +85,14 @@ fn write_words(words: &[[u8; 64]], hex: bool) -> Result<(), CliError> {
 fn encode_asm(input: &Path, hex: bool, arch: Arch) -> Result<(), CliError> {
     let mut words = Vec::new();
     let mut errors = Listed::default();
-    dmaspec::asm::for_each_line(super::input::open(Some(input))?, arch, |line, r| match r {
+    dmaspec::asm::for_each_line(open(Some(input))?, arch, |line, r| match r {
         Ok(w) => words.push(w),
         Err(e) => errors.push(format!("line {line}, {e}")),
     })
-    .map_err(|e| CliError::read(input, e))?;
+    .map_err(|e| Error::read(input, e))?;
     if !errors.is_empty() {
         let errors = errors.into_lines();
-        return Err(CliError::Encode { errors, hint: None });
+        return Err(Error::Encode { errors, hint: None }.into());
     }
     write_words(&words, hex)
 }
@@ -302,7 +109,7 @@ fn encode_records(
     validate: bool,
 ) -> Result<(), CliError> {
     let meta = find(name)?;
-    let all = super::records::encode_input(meta, input, arch, validate)?;
+    let all = dmaspec::verbs::records::encode_input(meta, input, arch, validate)?;
     let mut out = super::output::stdout();
     for bytes in &all {
         if hex {

@@ -21,8 +21,10 @@ use serde_json::{Map, Value as Json, json};
 
 use dmaspec::names::echo;
 
+use dmaspec::verbs::Error;
+
 use super::CliError;
-use super::error::Listed;
+use dmaspec::verbs::error::Listed;
 
 /// Seed 003's KLR→BIR data-movement leaves: `klr lower FILE.json [--json]`.
 #[derive(clap::Args)]
@@ -63,39 +65,44 @@ fn lower_file(path: &Path, as_json: bool) -> Result<(), CliError> {
     let mut problems = Listed::default();
     let mut written = 0usize;
     let mut failed = None;
-    let read = json::for_each_in(super::input::open(Some(path))?, "ops", true, |i, v| {
-        match parse_op(&v) {
-            Ok(own) if problems.is_empty() => {
-                let text = lower_op(&own, &mut fx, |o| render(as_json, i, &own, o));
-                let head = match (as_json, written) {
-                    (false, _) => "",
-                    (true, 0) => "{\n  \"results\": [\n",
-                    (true, _) => ",\n",
-                };
-                if let Err(e) = write!(out, "{head}{text}") {
-                    failed = Some(e);
-                    return false;
+    let read = json::for_each_in(
+        dmaspec::verbs::input::open(Some(path))?,
+        "ops",
+        true,
+        |i, v| {
+            match parse_op(&v) {
+                Ok(own) if problems.is_empty() => {
+                    let text = lower_op(&own, &mut fx, |o| render(as_json, i, &own, o));
+                    let head = match (as_json, written) {
+                        (false, _) => "",
+                        (true, 0) => "{\n  \"results\": [\n",
+                        (true, _) => ",\n",
+                    };
+                    if let Err(e) = write!(out, "{head}{text}") {
+                        failed = Some(e);
+                        return false;
+                    }
+                    written += 1;
                 }
-                written += 1;
-            }
-            Ok(_) => {}
-            Err(errors) => {
-                for e in errors {
-                    problems.push(format!("op #{i}: {e}"));
+                Ok(_) => {}
+                Err(errors) => {
+                    for e in errors {
+                        problems.push(format!("op #{i}: {e}"));
+                    }
                 }
             }
-        }
-        true
-    });
+            true
+        },
+    );
     if let Some(e) = failed {
         return Err(e.into());
     }
     match read {
         Ok(_) => {}
-        Err(json::ListError::Io(e)) => return Err(CliError::read(path, e)),
+        Err(json::ListError::Io(e)) => return Err(Error::read(path, e).into()),
         Err(json::ListError::NotAList(_)) => problems.push(NOT_A_LIST.into()),
         Err(json::ListError::Json(e)) => problems.push(format!("not JSON: {e}")),
-        Err(e) => problems.push(format!("{}: {e}", super::input::name(Some(path)))),
+        Err(e) => problems.push(format!("{}: {e}", dmaspec::verbs::input::name(Some(path)))),
     }
     // The JSON document is whole whenever something was written.
     match (as_json, written) {
@@ -125,7 +132,7 @@ fn render(as_json: bool, i: usize, own: &OwnedOp, out: &Outcome<'_>) -> String {
         }
         indented
     } else {
-        super::table::fit_text(&result_text(i, own, out))
+        dmaspec::verbs::table::fit_text(&result_text(i, own, out))
     }
 }
 
@@ -194,7 +201,7 @@ fn parse_op(v: &Json) -> Result<OwnedOp, Vec<String>> {
         return Err(vec![format!(
             "unknown op `{}`{} (one of: {})",
             echo(name),
-            super::names::did_you_mean(name, names.iter().copied()),
+            dmaspec::verbs::lookup::did_you_mean(name, names.iter().copied()),
             names.join(", ")
         )]);
     };

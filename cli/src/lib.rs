@@ -1,9 +1,9 @@
-//! The `dmaspec` command line's verbs as functions: the binary (`main.rs`) and the Python
-//! package call them.
+//! The `dmaspec` command line's verbs: one module each, with its clap `Args` and `run` (the
+//! binary's `main.rs` dispatches). What they compute is the library's
+//! ([`dmaspec::verbs`], which the Python package calls too); here are the options, the
+//! verbs that read the spec, the output and the exit codes.
 
-// The verbs: one module each, `Args` and `run` (the binary's `main.rs` dispatches). Those
-// that read the spec need the generator (feature `generator`, on by default); the Python
-// package leaves it out.
+// Those that read the spec need the generator (feature `generator`, on by default).
 #[cfg(feature = "generator")]
 pub mod audit;
 #[cfg(feature = "generator")]
@@ -21,33 +21,12 @@ pub mod neff;
 pub mod regs;
 pub mod validate;
 
-// What the verbs share (none names a verb): errors, reading input, the JSON shape, the
-// reports of faults, the tables, writing output; the NEFF container reader.
+// What the verbs share (none names a verb): the errors, writing output, the progress bar;
+// the NEFF container reader.
 pub mod container;
-pub mod describe;
-pub mod document;
 pub mod error;
-pub mod input;
-pub mod names;
 pub mod output;
 pub mod progress;
-pub mod records;
-pub mod registers;
-pub mod report;
-pub mod shape;
-pub mod table;
 
-pub use dmaspec::json::hex_string;
-pub use error::{CliError, InputError, Problem};
-
-/// An `--arch` value: an architecture's name, or an error listing them.
-pub fn parse_arch(s: &str) -> Result<dmaspec::Arch, String> {
-    dmaspec::Arch::from_name(s).ok_or_else(|| {
-        let names: Vec<&str> = dmaspec::Arch::ALL.iter().map(|a| a.name()).collect();
-        format!(
-            "unknown architecture `{}` (one of: {})",
-            dmaspec::names::echo(s),
-            names.join(", ")
-        )
-    })
-}
+pub use dmaspec::verbs::parse_arch;
+pub use error::CliError;

@@ -11,6 +11,7 @@ use std::path::PathBuf;
 
 use dmaspec::Arch;
 use dmaspec::names::echo_within;
+use dmaspec::verbs::Error;
 use serde_json::{Map, Value as Json};
 
 use super::CliError;
@@ -18,7 +19,7 @@ use super::container::header::FIELDS;
 use super::container::payload::{EntryKind, Limits};
 use super::container::tree::Graph;
 use super::container::{Neff, digest_name, streams};
-use super::hex_string;
+use dmaspec::json::hex_string;
 
 /// Read a NEFF (the compiler's model container): header, digest, members, DMA queues and
 /// engine streams.
@@ -59,21 +60,20 @@ impl NeffArgs {
 }
 
 pub fn run(args: &NeffArgs) -> Result<(), CliError> {
-    let name = super::input::name(Some(&args.input));
+    let name = dmaspec::verbs::input::name(Some(&args.input));
     let limits = args.limits();
     let read = if args.input.as_os_str() == "-" {
         Neff::read(&mut io::stdin().lock(), None, &limits)
     } else {
-        let file = File::open(&args.input).map_err(|e| CliError::read(&args.input, e))?;
+        let file = File::open(&args.input).map_err(|e| Error::read(&args.input, e))?;
         let len = file.metadata().ok().map(|m| m.len());
         let mut input = BufReader::with_capacity(1 << 16, file);
         Neff::read(&mut input as &mut dyn Read, len, &limits)
     };
-    let neff =
-        read.map_err(|e| CliError::BadFile(format!("{name}: not a NEFF this reads: {e}")))?;
+    let neff = read.map_err(|e| Error::BadFile(format!("{name}: not a NEFF this reads: {e}")))?;
     if args.json {
         let mut text = serde_json::to_string_pretty(&neff.to_json(args.arch))
-            .map_err(|e| CliError::BadFile(e.to_string()))?;
+            .map_err(|e| Error::BadFile(e.to_string()))?;
         text.push('\n');
         super::output::print(&text)
     } else {

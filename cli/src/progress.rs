@@ -9,7 +9,10 @@ use std::path::Path;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use super::{CliError, input};
+use dmaspec::verbs::Error;
+use dmaspec::verbs::input;
+
+use super::CliError;
 
 /// The bar, if one is shown. Dropping it clears it.
 pub struct Progress(Option<ProgressBar>);
@@ -53,7 +56,7 @@ pub fn open(path: Option<&Path>, quiet: bool) -> Result<(Box<dyn BufRead>, Progr
     }
     let reader = BufReader::with_capacity(
         1 << 16,
-        bar.wrap_read(File::open(path).map_err(|e| CliError::read(path, e))?),
+        bar.wrap_read(File::open(path).map_err(|e| Error::read(path, e))?),
     );
     Ok((Box::new(reader), Progress(Some(bar))))
 }

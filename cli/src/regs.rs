@@ -3,12 +3,14 @@
 
 use dmaspec::names::echo;
 
+use dmaspec::verbs::Error;
+
 use super::CliError;
-use super::input::{self, WordReader};
-use super::names::{did_you_mean, hint, named};
-use super::registers::{bits, find, names, split_index};
 use dmaspec::Arch;
 use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
+use dmaspec::verbs::input::{self, WordReader};
+use dmaspec::verbs::lookup::{did_you_mean, hint, named};
+use dmaspec::verbs::registers::{bits, find, names, split_index};
 use dmaspec::words::regs::REGFILES;
 use serde_json::{Value as Json, json};
 use std::fmt::Write as _;
@@ -56,7 +58,7 @@ impl Window {
 pub fn run(args: &RegsArgs) -> Result<(), CliError> {
     let file = find(&args.file).map_err(|guess| {
         let hint = hint(guess);
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "no register file `{}`{hint} (register files: {})",
             echo(&args.file),
             names(REGFILES, |f| f.name)
@@ -64,11 +66,12 @@ pub fn run(args: &RegsArgs) -> Result<(), CliError> {
     })?;
     let arch = args.arch.name();
     if !file.archs.contains(&arch) {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "`{}` does not exist on {arch} (it is on {})",
             file.name,
             file.archs.join(", ")
-        )));
+        ))
+        .into());
     }
     let (start, span) = match &args.bundle {
         None => (0, file.size_on(arch)),
@@ -124,7 +127,7 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
             .map_or(String::new(), |b| {
                 format!(" (it is on {})", b.archs.join(", "))
             });
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "`{}` has no bundle `{}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
             file.name,
             echo(name),
@@ -139,18 +142,20 @@ fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64
         Some(i) => i,
         None if b.count == 1 => 0,
         None => {
-            return Err(CliError::Usage(format!(
+            return Err(Error::Usage(format!(
                 "`{name}` has {} elements: name one, `{name}[0]` to `{name}[{}]`",
                 b.count,
                 b.count - 1
-            )));
+            ))
+            .into());
         }
     };
     if index >= b.count {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "`{name}` has {} element(s): index {index} is out of range",
             b.count
-        )));
+        ))
+        .into());
     }
     Ok((b.offset + index * b.stride, b.size))
 }
@@ -177,7 +182,7 @@ fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
                     .or_else(|| token.strip_prefix("0X"))
                     .unwrap_or(token);
                 let v = u32::from_str_radix(digits, 16).map_err(|_| {
-                    CliError::BadFile(format!(
+                    Error::BadFile(format!(
                         "{name}:{}: `{}` is not a 32-bit hex value (--words reads one value per register slot, e.g. 0x40000000)",
                         n + 1,
                         echo(token)
@@ -195,7 +200,7 @@ fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
         let mut buf = [0u8; 4];
         while reader
             .next_into(&mut buf, "register")
-            .map_err(CliError::Input)?
+            .map_err(Error::Input)?
         {
             values.push(u32::from_le_bytes(buf));
             if values.len() > limit {
@@ -204,15 +209,17 @@ fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
         }
     }
     if values.is_empty() {
-        return Err(CliError::BadFile(format!(
+        return Err(Error::BadFile(format!(
             "{name} holds no register values: the dump is empty"
-        )));
+        ))
+        .into());
     }
     if values.len() > limit {
-        return Err(CliError::BadFile(format!(
+        return Err(Error::BadFile(format!(
             "{name} holds more than the {span:#x} bytes of the window it dumps: give a dump \
              of the whole file, or --bundle NAME[INDEX] for one element"
-        )));
+        ))
+        .into());
     }
     Ok(values)
 }

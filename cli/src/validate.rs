@@ -1,6 +1,6 @@
 //! `dmaspec validate`: one line per fault of every word in a stream
-//! ([`faults`](super::report::faults), which `encode` checks too) and one warning per
-//! compiler finding ([`compiler_findings`](super::report::compiler_findings): a broken
+//! ([`faults`](dmaspec::verbs::report::faults), which `encode` checks too) and one warning per
+//! compiler finding ([`compiler_findings`](dmaspec::verbs::report::compiler_findings): a broken
 //! compiler rule, which never makes a word invalid).
 
 use std::io::Write;
@@ -9,10 +9,10 @@ use std::path::PathBuf;
 use dmaspec::Arch;
 
 use super::CliError;
-use super::input::{self, WordReader};
-use super::records::{each_record, find};
-use super::report::each_finding;
-use super::table::fit_text;
+use dmaspec::verbs::input::{self, WordReader};
+use dmaspec::verbs::records::{each_record, find};
+use dmaspec::verbs::report::each_finding;
+use dmaspec::verbs::table::fit_text;
 
 /// Check every word of a stream against the spec's validity rules: one line per
 /// violated rule; exit 1 if any word is invalid. A broken compiler rule (what
@@ -38,7 +38,7 @@ pub struct ValidateArgs {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
-    super::table::set_wide(args.wide);
+    dmaspec::verbs::table::set_wide(args.wide);
     if let Some(name) = &args.record {
         return validate_records(args, name);
     }
@@ -93,7 +93,7 @@ fn validate_records(args: &ValidateArgs, name: &str) -> Result<(), CliError> {
     let (mut total, mut invalid) = (0usize, 0usize);
     let result = each_record(records, meta, |_, offset, buf| {
         total += 1;
-        let found = super::records::faults(meta, buf, args.arch);
+        let found = dmaspec::verbs::records::faults(meta, buf, args.arch);
         for (_, text) in &found {
             writeln!(out, "{}", fit_text(&format!("offset {offset} {text}")))?;
         }

@@ -519,7 +519,7 @@ fn no_file_of_the_generator_imports_itself_around_a_circle() {
 #[test]
 fn no_file_of_the_library_the_cli_or_the_python_module_imports_itself_around_a_circle() {
     assert_no_circle(&crate_src(""), 10);
-    assert_no_circle(&crate_src("cli"), 20);
+    assert_no_circle(&crate_src("cli"), 12);
     assert_no_circle(&crate_src("python"), 5);
 }
 

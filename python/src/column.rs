@@ -6,10 +6,10 @@ use dmaspec::runtime::meta::{FieldMeta, LeafMeta};
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::runtime::visit::{Group, Value, Visitor};
 use dmaspec::stream::{Decoder, WORD_SIZE};
+use dmaspec::verbs::Error;
+use dmaspec::verbs::records::Records;
 use dmaspec::words::{RECORDS, Record};
 use dmaspec::{Arch, WORDS, Word as Layout};
-use dmaspec_cli::CliError;
-use dmaspec_cli::records::Records;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
@@ -62,8 +62,8 @@ fn array_len(type_name: &str) -> Option<usize> {
     n.parse().ok()
 }
 
-fn target(path: &str) -> Result<Target, CliError> {
-    let usage = |m: String| Err(CliError::Usage(m));
+fn target(path: &str) -> Result<Target, Error> {
+    let usage = |m: String| Err(Error::Usage(m));
     let Some((word, field)) = path.split_once('.') else {
         return usage(format!(
             "`{path}`: a column is WORD.field, as rules and decode's JSON write it \
@@ -320,7 +320,7 @@ fn scan_records(
 
 /// What a stream holds for `targets`: words (`None`), or records of one struct; a usage
 /// error when they name both, or two records.
-fn stream_of(targets: &[Target]) -> Result<Option<&'static RecordMeta>, CliError> {
+fn stream_of(targets: &[Target]) -> Result<Option<&'static RecordMeta>, Error> {
     let mut kinds = targets.iter().map(|t| (t.word, t.record));
     let Some(first) = kinds.next() else {
         return Ok(None);
@@ -332,7 +332,7 @@ fn stream_of(targets: &[Target]) -> Result<Option<&'static RecordMeta>, CliError
                 (Some(r), _) => (r.name, other.0),
                 (None, _) => (other.0, first.0),
             };
-            Err(CliError::Usage(format!(
+            Err(Error::Usage(format!(
                 "`{record}` and `{other_name}`: a stream holds words or records of one struct \
                  (`{record}` records are read from a stream of them alone)"
             )))
@@ -346,7 +346,7 @@ fn stream_of(targets: &[Target]) -> Result<Option<&'static RecordMeta>, CliError
 fn raw_items<'d>(
     data: &'d Data,
     record: Option<&'static RecordMeta>,
-) -> Result<std::borrow::Cow<'d, [u8]>, CliError> {
+) -> Result<std::borrow::Cow<'d, [u8]>, Error> {
     let size = record.map_or(WORD_SIZE, |r| r.size);
     if let Data::Raw(bytes) = data
         && bytes.len().is_multiple_of(size)
@@ -357,7 +357,7 @@ fn raw_items<'d>(
     match record {
         None => {
             let mut words = data.words();
-            while let Some(w) = words.next_word().map_err(CliError::Input)? {
+            while let Some(w) = words.next_word().map_err(Error::Input)? {
                 all.extend_from_slice(&w);
             }
         }

@@ -1,7 +1,7 @@
 //! Python values in (the data of a stream, an architecture's name) and JSON values out.
 
 use dmaspec::Arch;
-use dmaspec_cli::input::WordReader;
+use dmaspec::verbs::input::WordReader;
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::sync::PyOnceLock;
@@ -41,7 +41,7 @@ impl Data {
 
 /// The architecture named `name`, or the CLI's error for `--arch`.
 pub fn arch(name: &str) -> PyResult<Arch> {
-    dmaspec_cli::parse_arch(name).map_err(usage)
+    dmaspec::verbs::parse_arch(name).map_err(usage)
 }
 
 /// `f` with the cyclic garbage collector paused (when it was running): building decoded

@@ -6,8 +6,8 @@
 use dmaspec::Arch;
 use dmaspec::json::{self, encode_all};
 use dmaspec::stream::{Decoded, WORD_SIZE};
-use dmaspec_cli::CliError;
-use dmaspec_cli::encode::{Checker, reject_hint, warnings};
+use dmaspec::verbs::Error;
+use dmaspec::verbs::encode::{Checker, reject_hint, warnings};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::Value as Json;
@@ -100,7 +100,7 @@ impl Encoder {
         if !self.encode_errors.is_empty() {
             return Err(raise(
                 py,
-                CliError::Encode {
+                Error::Encode {
                     errors: std::mem::take(&mut self.encode_errors),
                     hint: None,
                 },
@@ -110,7 +110,7 @@ impl Encoder {
         if !checked.errors.is_empty() {
             return Err(raise(
                 py,
-                CliError::Encode {
+                Error::Encode {
                     errors: checked.errors.into_lines(),
                     hint: Some(reject_hint(self.arch)),
                 },

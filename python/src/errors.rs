@@ -1,7 +1,7 @@
-//! The CLI's errors as the package's exceptions (python/dmaspec/errors.py), with the
+//! The verbs' errors as the package's exceptions (python/dmaspec/errors.py), with the
 //! CLI's messages.
 
-use dmaspec_cli::CliError;
+use dmaspec::verbs::Error;
 use pyo3::prelude::*;
 
 /// The exception of `class` (a name in `dmaspec.errors`) with `message`, and the list of
@@ -21,16 +21,15 @@ fn exception(py: Python<'_>, class: &str, message: String, errors: Option<&[Stri
 }
 
 /// `e` as the exception a Python caller catches.
-pub fn raise(py: Python<'_>, e: CliError) -> PyErr {
+pub fn raise(py: Python<'_>, e: Error) -> PyErr {
     let message = e.to_string();
     match &e {
-        CliError::Input(_) | CliError::Io { .. } | CliError::BadFile(_) => {
+        Error::Input(_) | Error::Io { .. } | Error::BadFile(_) => {
             exception(py, "InputError", message, None)
         }
-        CliError::Usage(_) => exception(py, "UsageError", message, None),
-        CliError::Encode { errors, .. } => exception(py, "EncodeError", message, Some(errors)),
-        CliError::Lower { errors, .. } => exception(py, "LowerError", message, Some(&errors.lines)),
-        _ => exception(py, "Error", message, None),
+        Error::Usage(_) => exception(py, "UsageError", message, None),
+        Error::Encode { errors, .. } => exception(py, "EncodeError", message, Some(errors)),
+        Error::Lower { errors, .. } => exception(py, "LowerError", message, Some(&errors.lines)),
     }
 }
 

@@ -8,9 +8,9 @@ use std::rc::Rc;
 use dmaspec::Arch;
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::stream::{Decoder, WORD_SIZE};
-use dmaspec_cli::CliError;
-use dmaspec_cli::input::WordReader;
-use dmaspec_cli::records::{self, Records};
+use dmaspec::verbs::Error;
+use dmaspec::verbs::input::WordReader;
+use dmaspec::verbs::records::{self, Records};
 use pyo3::prelude::*;
 
 use crate::convert::arch;
@@ -32,7 +32,7 @@ enum Stream<'a> {
 
 impl<'a> Items<'a> {
     /// Words of `arch`, or records of the struct `record`.
-    pub fn new(words: WordReader<'a>, arch: Arch, record: Option<&str>) -> Result<Self, CliError> {
+    pub fn new(words: WordReader<'a>, arch: Arch, record: Option<&str>) -> Result<Self, Error> {
         let stream = match record {
             None => Stream::Words(words, Decoder::new(arch)),
             Some(name) => {
@@ -48,9 +48,7 @@ impl<'a> Items<'a> {
         match &mut self.stream {
             Stream::Words(reader, decoder) => {
                 let offset = reader.offset();
-                let Some(bytes) = reader
-                    .next_word()
-                    .map_err(|e| raise(py, CliError::Input(e)))?
+                let Some(bytes) = reader.next_word().map_err(|e| raise(py, Error::Input(e)))?
                 else {
                     return Ok(None);
                 };

@@ -1,5 +1,5 @@
-//! `dmaspec._native`: the command line's verbs (`dmaspec_cli`) over Python objects, so
-//! the package gives what the CLI prints, built by the same code. The public API, its
+//! `dmaspec._native`: the command line's verbs (the library's `dmaspec::verbs`) over Python
+//! objects, so the package gives what the CLI prints, built by the same code. The public API, its
 //! types and docs are the package around it (python/dmaspec/).
 
 mod column;
@@ -15,9 +15,9 @@ use pyo3::prelude::*;
 #[pymodule]
 mod _native {
     use dmaspec::json;
-    use dmaspec_cli::input::WordReader;
-    use dmaspec_cli::lower::{LowerArgs, Vars, lower_stream, parse_vars, read_vars};
-    use dmaspec_cli::{explain as cli_explain, records, report};
+    use dmaspec::verbs::input::WordReader;
+    use dmaspec::verbs::lower::{LowerOptions, Vars, lower_stream, parse_vars, read_vars};
+    use dmaspec::verbs::{records, report};
     use pyo3::prelude::*;
     use pyo3::types::{PyBytes, PyList};
 
@@ -132,7 +132,7 @@ mod _native {
         let (bytes, warnings) = match record {
             None => {
                 let list = json::instructions(doc).map_err(|e| bad(&e))?;
-                let (words, warnings) = dmaspec_cli::encode::encode_list(&list, arch, validate)
+                let (words, warnings) = dmaspec::verbs::encode::encode_list(&list, arch, validate)
                     .map_err(|e| raise(py, e))?;
                 (words.concat(), warnings)
             }
@@ -166,15 +166,12 @@ mod _native {
             (None, None) => Ok(Vars::new()),
         }
         .map_err(|e| raise(py, e))?;
-        let args = LowerArgs {
+        let args = LowerOptions {
             arch: arch(arch_name)?,
             abi,
-            vars: None,
             hex: false,
             json: as_json,
             explain: false,
-            wide: false,
-            input: None,
         };
         let mut out = Vec::new();
         let mut words: WordReader = data.words();
@@ -210,6 +207,6 @@ mod _native {
     /// `explain WHAT`'s text.
     #[pyfunction]
     fn explain(py: Python<'_>, what: &str) -> PyResult<String> {
-        cli_explain::explain(what).map_err(|e| raise(py, e))
+        dmaspec::verbs::explain::explain(what).map_err(|e| raise(py, e))
     }
 }

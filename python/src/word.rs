@@ -7,9 +7,9 @@
 
 use dmaspec::runtime::record::RecordMeta;
 use dmaspec::stream::{Decoded, Decoder, Leads, WORD_SIZE};
+use dmaspec::verbs::records::{decode_one, record_json};
+use dmaspec::verbs::shape::instruction_json;
 use dmaspec::{Arch, Word as Layout, WordMeta};
-use dmaspec_cli::records::{decode_one, record_json};
-use dmaspec_cli::shape::instruction_json;
 use pyo3::IntoPyObjectExt;
 use pyo3::basic::CompareOp;
 use pyo3::exceptions::{PyKeyError, PyValueError};

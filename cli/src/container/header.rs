@@ -183,7 +183,7 @@ impl Header {
 
     /// The uuid as RFC 4122 text.
     pub fn uuid_text(&self) -> String {
-        let h = crate::hex_string(&self.uuid);
+        let h = dmaspec::json::hex_string(&self.uuid);
         format!(
             "{}-{}-{}-{}-{}",
             &h[0..8],

@@ -13,7 +13,7 @@ use std::io::Read;
 use dmaspec::Arch;
 use serde_json::{Map, Value as Json, json};
 
-use crate::hex_string;
+use dmaspec::json::hex_string;
 use header::{Header, Package};
 use payload::{EntryKind, Limits, Payload};
 use tree::{Files, Tree};

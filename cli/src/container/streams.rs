@@ -7,8 +7,8 @@ use dmaspec::Arch;
 use dmaspec::stream::{WORD_SIZE, words};
 use serde_json::{Value as Json, json};
 
-use crate::hex_string;
-use crate::shape::instruction_json;
+use dmaspec::json::hex_string;
+use dmaspec::verbs::shape::instruction_json;
 
 /// The SP sequencer's slot size.
 pub const SP_SLOT: usize = 8;

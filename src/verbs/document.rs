@@ -5,7 +5,7 @@
 
 use std::path::Path;
 
-use dmaspec::names::echo;
+use crate::names::echo;
 use serde_json::{Map, Number, Value as Json};
 
 /// Whether `path` is read as TOML: its extension is `toml`, in any case.
@@ -17,7 +17,7 @@ pub fn is_toml(path: &Path) -> bool {
 /// The document `text` holds, as JSON: TOML when `toml`, else JSON.
 pub fn parse(text: &str, toml: bool) -> Result<Json, String> {
     if !toml {
-        return dmaspec::json::from_str_strict(text).map_err(|e| e.to_string());
+        return crate::json::from_str_strict(text).map_err(|e| e.to_string());
     }
     let table: toml::Table = toml::from_str(text).map_err(|e| e.to_string())?;
     from_toml(toml::Value::Table(table), "")

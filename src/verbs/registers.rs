@@ -5,15 +5,15 @@
 use std::fmt::Write as _;
 use std::num::IntErrorKind;
 
-use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
-use dmaspec::words::CONFLICTS;
-use dmaspec::words::regs::REGFILES;
+use crate::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
+use crate::words::CONFLICTS;
+use crate::words::regs::REGFILES;
 
-use dmaspec::names::echo;
+use crate::names::echo;
 
-use super::CliError;
+use super::Error;
 use super::describe::{alternative_lines, evidence_lines};
-use super::names::{did_you_mean, named};
+use super::lookup::{did_you_mean, named};
 
 /// The register file a query starts with (`udma_m2s` names `UDMA_M2S`), or the name it
 /// most likely misspells.
@@ -28,12 +28,12 @@ pub fn names<T>(items: &[T], name: impl Fn(&T) -> &'static str) -> String {
 }
 
 /// `explain` for a path that starts with a register file's name.
-pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String, CliError> {
+pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String, Error> {
     let mut parts = rest
         .map(|r| r.split('.').collect::<Vec<_>>())
         .unwrap_or_default();
     if parts.len() > 3 {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "`{}.{}`: a register path is FILE.BUNDLE.register.field at most",
             file.name,
             echo(&parts.join("."))
@@ -46,7 +46,7 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
     };
     let (bundle_name, index) = split_index(bundle_part)?;
     let bundle = named(file.bundles, |b| b.name, bundle_name).map_err(|_| {
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "`{}` has no bundle `{}`{} (bundles: {})",
             file.name,
             echo(bundle_name),
@@ -57,7 +57,7 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
     if let Some(i) = index
         && i >= bundle.count
     {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "`{}.{bundle_name}` has {} element(s): index {i} is out of range",
             file.name, bundle.count
         )));
@@ -75,7 +75,7 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
         .filter(|r| r.name == reg_name)
         .collect();
     if layouts.is_empty() {
-        return Err(CliError::Usage(format!(
+        return Err(Error::Usage(format!(
             "bundle `{}.{}` has no register `{}`{} (registers: {})",
             file.name,
             bundle.name,
@@ -110,7 +110,7 @@ pub fn explain(file: &'static RegFileMeta, rest: Option<&str>) -> Result<String,
                         all.push(f.name);
                     }
                 }
-                return Err(CliError::Usage(format!(
+                return Err(Error::Usage(format!(
                     "register `{path}` has no field `{}`{} (fields: {})",
                     echo(field),
                     did_you_mean(field, all.iter().copied()),
@@ -318,11 +318,11 @@ pub fn bits(x: &RegFieldMeta) -> String {
 }
 
 /// `M2S_Q[3]` as (`M2S_Q`, Some(3)), `M2S` as (`M2S`, None).
-pub fn split_index(spec: &str) -> Result<(&str, Option<u64>), CliError> {
+pub fn split_index(spec: &str) -> Result<(&str, Option<u64>), Error> {
     let Some((name, rest)) = spec.split_once('[') else {
         return Ok((spec, None));
     };
-    let bad = |why: String| CliError::Usage(format!("`{}`: {why}", echo(spec)));
+    let bad = |why: String| Error::Usage(format!("`{}`: {why}", echo(spec)));
     let index = rest.strip_suffix(']').map(str::trim);
     match index.map(str::parse::<u64>) {
         Some(Ok(i)) => Ok((name, Some(i))),

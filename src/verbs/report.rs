@@ -4,13 +4,13 @@
 
 use std::fmt;
 
-use dmaspec::Arch;
-use dmaspec::runtime::meta::{LeafMeta, constant_mismatches};
-use dmaspec::runtime::rules::{RuleAuthority, RuleKind, RuleMeta, Verdict, Violations};
-use dmaspec::stream::{Decoded, WORD_SIZE};
+use crate::Arch;
+use crate::runtime::meta::{LeafMeta, constant_mismatches};
+use crate::runtime::rules::{RuleAuthority, RuleKind, RuleMeta, Verdict, Violations};
+use crate::stream::{Decoded, WORD_SIZE};
 use serde_json::{Value as Json, json};
 
-use super::CliError;
+use super::Error;
 use super::input::{WordReader, each_word};
 
 /// The composites a rule is a part of, outermost first (`a > b`), if any.
@@ -364,8 +364,8 @@ pub struct Finding {
 pub fn each_finding(
     words: WordReader,
     arch: Arch,
-    mut f: impl FnMut(&[Finding]) -> Result<(), CliError>,
-) -> Result<(), CliError> {
+    mut f: impl FnMut(&[Finding]) -> Result<(), Error>,
+) -> Result<(), Error> {
     each_word(words, arch, |index, offset, bytes, d| {
         let found = |warning, undecided, text| Finding {
             index,

@@ -12,20 +12,20 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use dmaspec::stream::WORD_SIZE;
+use crate::stream::WORD_SIZE;
 
-use dmaspec::Arch;
-use dmaspec::stream::{Decoded, Decoder};
+use crate::Arch;
+use crate::stream::{Decoded, Decoder};
 
-use super::CliError;
+use super::Error;
 pub use super::error::{InputError, Problem, name};
 
 /// Opens `path` (`-` or absent: stdin).
-pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, CliError> {
+pub fn open(path: Option<&Path>) -> Result<Box<dyn BufRead>, Error> {
     Ok(match path {
         Some(p) if p.as_os_str() != "-" => Box::new(BufReader::with_capacity(
             1 << 16,
-            File::open(p).map_err(|e| CliError::read(p, e))?,
+            File::open(p).map_err(|e| Error::read(p, e))?,
         )),
         _ => Box::new(BufReader::new(io::stdin().lock())),
     })
@@ -40,13 +40,13 @@ pub const MAX_DOCUMENT_BYTES: usize = 1 << 20;
 /// The whole text of `path` (`-`: stdin), without a leading byte-order mark, at most `max`
 /// bytes. Checked as it is read, so binary input stops at its first bad byte (not UTF-8,
 /// or NUL), named with its line and column, however long the stream.
-pub fn read_text(path: &Path, max: usize) -> Result<String, CliError> {
+pub fn read_text(path: &Path, max: usize) -> Result<String, Error> {
     let mut input = open(Some(path))?;
     let mut bytes = Vec::new();
     // `bytes[..valid]` is checked UTF-8 without NUL.
     let mut valid = 0;
     loop {
-        let chunk = input.fill_buf().map_err(|e| CliError::read(path, e))?;
+        let chunk = input.fill_buf().map_err(|e| Error::read(path, e))?;
         let end = chunk.is_empty();
         let n = chunk.len().min(max + 1 - bytes.len());
         bytes.extend_from_slice(&chunk[..n]);
@@ -70,7 +70,7 @@ pub fn read_text(path: &Path, max: usize) -> Result<String, CliError> {
             return Err(bad_byte(path, &bytes, valid, NOT_UTF8));
         }
         if bytes.len() > max {
-            return Err(CliError::BadFile(format!(
+            return Err(Error::BadFile(format!(
                 "{} is over the {} MiB limit of this input",
                 name(Some(path)),
                 max >> 20
@@ -92,12 +92,12 @@ const NOT_UTF8: &str = "not UTF-8 (the input is UTF-8 text)";
 
 /// The byte at `at` of the text `bytes` of `path` is `what`: named with its line and
 /// column (in characters; the bytes before it are UTF-8).
-fn bad_byte(path: &Path, bytes: &[u8], at: usize, what: &str) -> CliError {
+fn bad_byte(path: &Path, bytes: &[u8], at: usize, what: &str) -> Error {
     let good = &bytes[..at];
     let line = 1 + good.iter().filter(|&&b| b == b'\n').count();
     let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let column = 1 + String::from_utf8_lossy(&good[start..]).chars().count();
-    CliError::BadFile(format!(
+    Error::BadFile(format!(
         "{}: line {line}, column {column}: byte {:#04x} is {what}",
         name(Some(path)),
         bytes[at]
@@ -324,9 +324,9 @@ impl<'a> Words<'a> {
 
     /// The next whole word; `None` at the end. A read error (a trailing partial word among
     /// them) is an input error.
-    pub fn next_word(&mut self) -> Result<Option<StreamWord>, CliError> {
+    pub fn next_word(&mut self) -> Result<Option<StreamWord>, Error> {
         let offset = self.reader.offset();
-        let Some(bytes) = self.reader.next_word().map_err(CliError::Input)? else {
+        let Some(bytes) = self.reader.next_word().map_err(Error::Input)? else {
             return Ok(None);
         };
         let index = self.decoder.index();
@@ -340,8 +340,8 @@ impl<'a> Words<'a> {
 pub fn each_word(
     words: WordReader,
     arch: Arch,
-    mut f: impl FnMut(usize, usize, &[u8; WORD_SIZE], &Decoded) -> Result<(), CliError>,
-) -> Result<(), CliError> {
+    mut f: impl FnMut(usize, usize, &[u8; WORD_SIZE], &Decoded) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut words = Words::new(words, arch);
     while let Some((index, offset, bytes, d)) = words.next_word()? {
         f(index, offset, &bytes, &d)?;

@@ -3,13 +3,13 @@
 use std::fmt::Write as _;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use dmaspec::json::PathStack;
-use dmaspec::runtime::meta::{FieldMeta, JoinMeta, LeafMeta, Role};
-use dmaspec::runtime::visit::{Group, Value, Visitor};
+use crate::json::PathStack;
+use crate::runtime::meta::{FieldMeta, JoinMeta, LeafMeta, Role};
+use crate::runtime::visit::{Group, Value, Visitor};
 
-use dmaspec::runtime::text::canonical_text;
+use crate::runtime::text::canonical_text;
 
-use super::hex_string;
+use crate::json::hex_string;
 
 /// Collects the rows of one word's table.
 pub struct TableRows {
@@ -117,7 +117,7 @@ impl Visitor for TableRows {
             }
         }
         let (mut val, mut meaning) = value_text(value);
-        let raw = dmaspec::json::raw_bits(value);
+        let raw = crate::json::raw_bits(value);
         if let Some(codec) = field.codec
             && codec.decode(raw) != raw
         {

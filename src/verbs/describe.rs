@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use dmaspec::runtime::meta::{Alternative, Evidence};
+use crate::runtime::meta::{Alternative, Evidence};
 
 pub fn evidence_lines(ev: &[Evidence], out: &mut String) {
     for e in ev {

@@ -5,16 +5,17 @@
 use std::fmt::{Display, Write as _};
 use std::path::Path;
 
-use dmaspec::Arch;
-use dmaspec::json::{self, JsonFields};
-use dmaspec::runtime::meta::{EnumeratorMeta, LeafMeta, constant_mismatches};
-use dmaspec::runtime::rules::Violations;
-use dmaspec::stream::{Decoded, Leads, WORD_SIZE};
-use dmaspec::words::{WORDS, enumerators};
+use crate::Arch;
+use crate::json::{self, JsonFields};
+use crate::runtime::meta::{EnumeratorMeta, LeafMeta, constant_mismatches};
+use crate::runtime::rules::Violations;
+use crate::stream::{Decoded, Leads, WORD_SIZE};
+use crate::words::{WORDS, enumerators};
 use serde_json::{Map, Value as Json, json};
 
+use super::Error;
 use super::report::{FaultKind, compiler_findings_json, undecided_json, violations_json};
-use super::{CliError, hex_string};
+use crate::json::hex_string;
 
 /// One decoded word, as the JSON shape has it.
 pub fn instruction_json(
@@ -135,7 +136,7 @@ pub fn opcode_enumerator(op: u8) -> Option<&'static EnumeratorMeta> {
 
 /// Reads an instruction list: `{"instructions": [...]}` (what decode prints), a bare JSON
 /// array, or TOML with `[[instructions]]` tables.
-pub fn read_instructions(path: &Path) -> Result<Vec<Json>, CliError> {
+pub fn read_instructions(path: &Path) -> Result<Vec<Json>, Error> {
     read_list(path, json::instructions)
 }
 
@@ -143,10 +144,9 @@ pub fn read_instructions(path: &Path) -> Result<Vec<Json>, CliError> {
 pub fn read_list(
     path: &Path,
     take: fn(Json) -> Result<Vec<Json>, json::ListError>,
-) -> Result<Vec<Json>, CliError> {
+) -> Result<Vec<Json>, Error> {
     let text = super::input::read_text(path, super::input::MAX_DOCUMENT_BYTES)?;
-    let bad =
-        |e: &dyn Display| CliError::BadFile(format!("{}: {e}", super::input::name(Some(path))));
+    let bad = |e: &dyn Display| Error::BadFile(format!("{}: {e}", super::input::name(Some(path))));
     let doc = super::document::parse(&text, super::document::is_toml(path)).map_err(|e| bad(&e))?;
     take(doc).map_err(|e| bad(&e))
 }
@@ -155,7 +155,7 @@ pub fn read_list(
 pub fn hex_lines(words: &[[u8; 64]]) -> String {
     let mut out = String::new();
     for w in words {
-        let _ = writeln!(out, "{}", super::hex_string(w));
+        let _ = writeln!(out, "{}", crate::json::hex_string(w));
     }
     out
 }

@@ -4,13 +4,13 @@
 
 use std::path::Path;
 
-use dmaspec::Arch;
-use dmaspec::json::{self, JsonFields};
-use dmaspec::runtime::record::RecordMeta;
-use dmaspec::words::{RECORDS, Record};
+use crate::Arch;
+use crate::json::{self, JsonFields};
+use crate::runtime::record::RecordMeta;
+use crate::words::{RECORDS, Record};
 use serde_json::{Map, Value as Json, json};
 
-use super::CliError;
+use super::Error;
 use super::error::Listed;
 use super::input::{self, WordReader};
 use super::report::FaultKind;
@@ -19,21 +19,21 @@ use super::table::{self, TableRows};
 
 /// The record named `name` (spec name, in any case), or a usage error listing the records
 /// there are.
-pub fn find(name: &str) -> Result<&'static RecordMeta, CliError> {
-    super::names::named(RECORDS, |r| r.name, name).map_err(|guess| {
+pub fn find(name: &str) -> Result<&'static RecordMeta, Error> {
+    super::lookup::named(RECORDS, |r| r.name, name).map_err(|guess| {
         let names: Vec<&str> = RECORDS.iter().map(|r| r.name).collect();
         // A word's name is the likeliest slip: say how to read words instead.
-        let word = if dmaspec::WORDS
+        let word = if crate::WORDS
             .iter()
             .any(|w| w.name.eq_ignore_ascii_case(name))
         {
             " (it is a 64-byte word: decode it without --struct)".to_string()
         } else {
-            super::names::hint(guess)
+            super::lookup::hint(guess)
         };
-        CliError::Usage(format!(
+        Error::Usage(format!(
             "no record (top-level struct) named `{}`{word}; the spec has: {}",
-            dmaspec::names::echo(name),
+            crate::names::echo(name),
             if names.is_empty() {
                 "none".to_string()
             } else {
@@ -66,13 +66,13 @@ impl<'a> Records<'a> {
 
     /// The next whole record; `None` at the end. A read error (a trailing partial record
     /// among them) is an input error.
-    pub fn next_record(&mut self) -> Result<Option<StreamRecord<'_>>, CliError> {
+    pub fn next_record(&mut self) -> Result<Option<StreamRecord<'_>>, Error> {
         let offset = self.reader.offset();
         let meta = self.meta;
         if !self
             .reader
             .next_into(&mut self.buf, meta.name)
-            .map_err(CliError::Input)?
+            .map_err(Error::Input)?
         {
             return Ok(None);
         }
@@ -87,8 +87,8 @@ impl<'a> Records<'a> {
 pub fn each_record(
     records: WordReader,
     meta: &'static RecordMeta,
-    mut f: impl FnMut(usize, usize, &[u8]) -> Result<(), CliError>,
-) -> Result<(), CliError> {
+    mut f: impl FnMut(usize, usize, &[u8]) -> Result<(), Error>,
+) -> Result<(), Error> {
     let mut records = Records::new(records, meta);
     while let Some((index, offset, buf)) = records.next_record()? {
         f(index, offset, buf)?;
@@ -97,10 +97,10 @@ pub fn each_record(
 }
 
 /// The record `buf` (of `meta.size` bytes).
-pub fn decode_one(meta: &RecordMeta, buf: &[u8]) -> Result<Record, CliError> {
+pub fn decode_one(meta: &RecordMeta, buf: &[u8]) -> Result<Record, Error> {
     match Record::decode(meta.name, buf) {
         Some(Ok(r)) => Ok(r),
-        _ => Err(CliError::Usage(format!("`{}` does not decode", meta.name))),
+        _ => Err(Error::Usage(format!("`{}` does not decode", meta.name))),
     }
 }
 
@@ -134,7 +134,7 @@ pub fn encode_list(
     list: &[Json],
     arch: Arch,
     validate: bool,
-) -> Result<Vec<Vec<u8>>, CliError> {
+) -> Result<Vec<Vec<u8>>, Error> {
     let mut enc = Encoding::new(meta, arch, validate);
     for (i, entry) in list.iter().enumerate() {
         enc.push(i, entry);
@@ -149,7 +149,7 @@ pub fn encode_input(
     input: &Path,
     arch: Arch,
     validate: bool,
-) -> Result<Vec<Vec<u8>>, CliError> {
+) -> Result<Vec<Vec<u8>>, Error> {
     if super::document::is_toml(input) {
         let list = super::shape::read_list(input, json::records)?;
         return encode_list(meta, &list, arch, validate);
@@ -157,11 +157,8 @@ pub fn encode_input(
     let mut enc = Encoding::new(meta, arch, validate);
     match json::for_each_record(input::open(Some(input))?, |i, entry| enc.push(i, &entry)) {
         Ok(_) => enc.finish(),
-        Err(json::ListError::Io(e)) => Err(CliError::read(input, e)),
-        Err(e) => Err(CliError::BadFile(format!(
-            "{}: {e}",
-            input::name(Some(input))
-        ))),
+        Err(json::ListError::Io(e)) => Err(Error::read(input, e)),
+        Err(e) => Err(Error::BadFile(format!("{}: {e}", input::name(Some(input))))),
     }
 }
 
@@ -219,15 +216,15 @@ impl<'m> Encoding<'m> {
         }
     }
 
-    fn finish(self) -> Result<Vec<Vec<u8>>, CliError> {
+    fn finish(self) -> Result<Vec<Vec<u8>>, Error> {
         if !self.errors.is_empty() {
-            return Err(CliError::Encode {
+            return Err(Error::Encode {
                 errors: self.errors.into_lines(),
                 hint: None,
             });
         }
         if !self.rule_errors.is_empty() {
-            return Err(CliError::Encode {
+            return Err(Error::Encode {
                 errors: self.rule_errors.into_lines(),
                 hint: Some("(--no-validate writes them anyway)".into()),
             });
