@@ -188,7 +188,7 @@ mod _native {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let arch = arch(arch_name)?;
         let mut words = Vec::new();
-        let mut errors = dmaspec_cli::error::Listed::default();
+        let mut errors = dmaspec::verbs::error::Listed::default();
         dmaspec::asm::for_each_line(text.as_bytes(), arch, |line, r| match r {
             Ok(w) => words.extend_from_slice(&w),
             Err(e) => errors.push(format!("line {line}, {e}")),
@@ -198,7 +198,7 @@ mod _native {
             let errors = errors.into_lines();
             return Err(raise(
                 py,
-                dmaspec_cli::CliError::Encode { errors, hint: None },
+                dmaspec::verbs::Error::Encode { errors, hint: None },
             ));
         }
         Ok(PyBytes::new(py, &words))
