@@ -8,8 +8,7 @@ use std::path::{Path, PathBuf};
 use dmaspec::Arch;
 use dmaspec::json::hex_string;
 use dmaspec::verbs::Error;
-use dmaspec::verbs::encode::encode_input;
-use dmaspec::verbs::error::Listed;
+use dmaspec::verbs::encode::{assemble, encode_input};
 use dmaspec::verbs::input::open;
 use dmaspec::verbs::records::find;
 use dmaspec::verbs::shape::hex_lines;
@@ -83,17 +82,7 @@ fn write_words(words: &[[u8; 64]], hex: bool) -> Result<(), CliError> {
 /// `encode --asm`: the library assembles the lines one at a time; nothing is written when
 /// one has an error.
 fn encode_asm(input: &Path, hex: bool, arch: Arch) -> Result<(), CliError> {
-    let mut words = Vec::new();
-    let mut errors = Listed::default();
-    dmaspec::asm::for_each_line(open(Some(input))?, arch, |line, r| match r {
-        Ok(w) => words.push(w),
-        Err(e) => errors.push(format!("line {line}, {e}")),
-    })
-    .map_err(|e| Error::read(input, e))?;
-    if !errors.is_empty() {
-        let errors = errors.into_lines();
-        return Err(Error::Encode { errors, hint: None }.into());
-    }
+    let words = assemble(open(Some(input))?, arch).map_err(|e| Error::read(input, e))??;
     write_words(&words, hex)
 }
 

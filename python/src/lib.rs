@@ -187,20 +187,10 @@ mod _native {
         arch_name: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let arch = arch(arch_name)?;
-        let mut words = Vec::new();
-        let mut errors = dmaspec::verbs::error::Listed::default();
-        dmaspec::asm::for_each_line(text.as_bytes(), arch, |line, r| match r {
-            Ok(w) => words.extend_from_slice(&w),
-            Err(e) => errors.push(format!("line {line}, {e}")),
-        })
-        .map_err(|e| bad_list(py, e.to_string()))?;
-        if !errors.is_empty() {
-            let errors = errors.into_lines();
-            return Err(raise(
-                py,
-                dmaspec::verbs::Error::Encode { errors, hint: None },
-            ));
-        }
+        let words = dmaspec::verbs::encode::assemble(text.as_bytes(), arch)
+            .map_err(|e| bad_list(py, e.to_string()))?
+            .map_err(|e| raise(py, e))?;
+        let words: Vec<u8> = words.concat();
         Ok(PyBytes::new(py, &words))
     }
 

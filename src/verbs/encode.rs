@@ -205,3 +205,23 @@ pub fn encode_input(
     };
     Ok((words, warnings))
 }
+
+/// `encode --asm`: the words of every line of `reader` in `decode --asm`'s syntax, or every
+/// bad line (`line N, column C: …`) as [`Error::Encode`]; `Err(io)` when the stream cannot
+/// be read. Blank and `#` lines are skipped.
+pub fn assemble(
+    reader: impl std::io::BufRead,
+    arch: Arch,
+) -> std::io::Result<Result<Vec<[u8; 64]>, Error>> {
+    let mut words = Vec::new();
+    let mut errors = Listed::default();
+    crate::asm::for_each_line(reader, arch, |line, r| match r {
+        Ok(w) => words.push(w),
+        Err(e) => errors.push(format!("line {line}, {e}")),
+    })?;
+    if errors.is_empty() {
+        return Ok(Ok(words));
+    }
+    let errors = errors.into_lines();
+    Ok(Err(Error::Encode { errors, hint: None }))
+}
