@@ -193,7 +193,7 @@ fn the_carved_neff_reads_end_to_end_with_its_md5_verified() {
     assert_eq!(h["feature_bits"], 0);
     assert_eq!(h["vnc_size"], 1);
     // §2: MD5 over the compressed bytes, hash[16..32] the ASCII '0' tail.
-    let md5 = dmaspec_cli::hex_string(&Md5::digest(&neff[HEADER..]));
+    let md5 = dmaspec::json::hex_string(&Md5::digest(&neff[HEADER..]));
     assert_eq!(j["digest"]["algorithm"], "MD5");
     assert_eq!(j["digest"]["value"], md5.as_str());
     assert!(h["hash"].as_str().unwrap().ends_with(&"30".repeat(16)));
@@ -270,7 +270,7 @@ fn the_text_report_names_every_header_field_and_slot() {
     let out = dmaspec(&["neff", "-"], &neff);
     assert_success(&out);
     // The digest and the data size depend on the compressor: named, then masked.
-    let md5 = dmaspec_cli::hex_string(&Md5::digest(&neff[HEADER..]));
+    let md5 = dmaspec::json::hex_string(&Md5::digest(&neff[HEADER..]));
     let size = neff.len() - HEADER;
     let text = stdout(&out)
         .replace(&md5, "<md5>")
@@ -288,7 +288,7 @@ fn pkg_version_1_is_a_raw_tar_with_sha256() {
     let j = json_of(&neff);
     assert_eq!(j["header"]["pkg_version"], 1);
     assert_eq!(j["digest"]["algorithm"], "SHA-256");
-    let sha = dmaspec_cli::hex_string(&Sha256::digest(&neff[HEADER..]));
+    let sha = dmaspec::json::hex_string(&Sha256::digest(&neff[HEADER..]));
     assert_eq!(j["digest"]["value"], sha.as_str());
     assert_eq!(j["members"].as_array().unwrap().len(), 19);
     assert_eq!(
