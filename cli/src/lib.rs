@@ -4,6 +4,7 @@
 // The verbs: one module each, `Args` and `run` (the binary's `main.rs` dispatches). Those
 // that read the spec need the generator (feature `generator`, on by default); the Python
 // package leaves it out.
+pub mod addr;
 #[cfg(feature = "generator")]
 pub mod audit;
 #[cfg(feature = "generator")]

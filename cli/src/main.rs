@@ -6,7 +6,8 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use dmaspec::names::echo_within;
 use dmaspec_cli::{
-    CliError, audit, check, decode, diff, encode, explain, generate, klr, lower, regs, validate,
+    CliError, addr, audit, check, decode, diff, encode, explain, generate, klr, lower, regs,
+    validate,
 };
 
 #[derive(Parser)]
@@ -27,6 +28,7 @@ enum Command {
     Encode(encode::EncodeArgs),
     Explain(explain::ExplainArgs),
     Regs(regs::RegsArgs),
+    Addr(addr::AddrArgs),
     Lower(lower::LowerArgs),
     Klr(klr::KlrArgs),
     Validate(validate::ValidateArgs),
@@ -42,6 +44,7 @@ fn run(command: &Command) -> Result<(), CliError> {
         Command::Encode(args) => encode::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Regs(args) => regs::run(args),
+        Command::Addr(args) => addr::run(args),
         Command::Lower(args) => lower::run(args),
         Command::Klr(args) => klr::run(args),
         Command::Validate(args) => validate::run(args),

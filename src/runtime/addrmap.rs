@@ -102,7 +102,8 @@ pub enum Location {
 impl AddrMapMeta {
     /// Every instance, window by window.
     pub fn instances(&self) -> impl Iterator<Item = Instance> {
-        (self.windows.iter()).flat_map(|window| (0..window.count).map(move |index| Instance { window, index }))
+        (self.windows.iter())
+            .flat_map(|window| (0..window.count).map(move |index| Instance { window, index }))
     }
 
     /// What `address` falls in.
@@ -128,7 +129,10 @@ impl AddrMapMeta {
                 below = Some(at);
             }
             if index + 1 < window.count {
-                let next = Instance { window, index: index + 1 };
+                let next = Instance {
+                    window,
+                    index: index + 1,
+                };
                 if above.is_none_or(|a| next.base() < a.base()) {
                     above = Some(next);
                 }
@@ -140,7 +144,10 @@ impl AddrMapMeta {
 
 fn in_instance(instance: Instance, offset: u64) -> Location {
     let parts = instance.window.slot.parts;
-    match parts.iter().find(|p| p.offset <= offset && offset < p.offset + p.size) {
+    match parts
+        .iter()
+        .find(|p| p.offset <= offset && offset < p.offset + p.size)
+    {
         Some(part) => Location::Part {
             instance,
             part,
