@@ -144,3 +144,29 @@ fn bad_addresses_are_usage_errors() {
         "no source places sunda's register files",
     );
 }
+
+/// §2's ledger: 128 die-resident SE + 128 IO-fabric SE + 4 PEB and 4 plain host engines +
+/// 16 broadcast mirrors = 280 instances, none overlapping.
+#[test]
+fn the_cayman_map_holds_the_pages_280_instances() {
+    use dmaspec::words::addrmap::ADDRMAPS;
+    let map = ADDRMAPS
+        .iter()
+        .find(|m| m.arch == "cayman")
+        .expect("cayman");
+    let names: Vec<String> = map.instances().map(|i| i.to_string()).collect();
+    let count = |f: &dyn Fn(&str) -> bool| names.iter().filter(|n| f(n)).count();
+    let bcast = |n: &str| n.ends_with("_BCAST_UDMA");
+    assert_eq!(count(&|n| n.starts_with("APB_SE_") && !bcast(n)), 128);
+    assert_eq!(count(&|n| n.contains("_USER_SE_") && !bcast(n)), 128);
+    assert_eq!(
+        count(&|n| n.starts_with("PEB_APB_IO_") && n.contains("_USER_IO_")),
+        4
+    );
+    assert_eq!(count(&|n| n.starts_with("APB_IO_")), 4);
+    assert_eq!(count(&|n| bcast(n)), 16);
+    assert_eq!(names.len(), 280);
+    let mut spans: Vec<(u64, u64)> = map.instances().map(|i| (i.base(), i.end())).collect();
+    spans.sort();
+    assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0));
+}
