@@ -114,9 +114,7 @@ impl Answer {
                 part,
                 offset,
             } => {
-                let inside = part
-                    .regfile
-                    .and_then(|f| in_file(f, map.arch, offset, address));
+                let inside = part.regfile.and_then(|f| in_file(f, map.arch, offset));
                 Answer::Part {
                     instance,
                     part,
@@ -230,8 +228,8 @@ impl Answer {
 }
 
 /// The bundle element, register and fields of `file` at `offset` on `arch` (the fields
-/// that hold the byte `address` names when it is not the register's first).
-fn in_file(file: &str, arch: &'static str, offset: u64, address: u64) -> Option<InFile> {
+/// that hold the byte `offset` names when it is not the register's first).
+fn in_file(file: &str, arch: &'static str, offset: u64) -> Option<InFile> {
     let file = find(file).ok()?;
     let bundle = (file.bundles.iter()).find(|b| {
         b.archs.contains(&arch) && b.offset <= offset && offset < b.offset + b.count * b.stride
@@ -242,11 +240,8 @@ fn in_file(file: &str, arch: &'static str, offset: u64, address: u64) -> Option<
         .find(|r| r.on(arch) && r.offset <= within && within < r.offset + u64::from(r.width / 8))
         .map(|r| {
             let byte = (within - r.offset) as u32;
-            let lane = if address % 4 == 0 && byte == 0 {
-                None
-            } else {
-                Some(byte * 8)
-            };
+            // Every field from the register's first byte; from another, that byte's.
+            let lane = (byte != 0).then_some(byte * 8);
             let fields = (r.fields_on(arch))
                 .filter(|f| lane.is_none_or(|lo| f.lsb < lo + 8 && lo < f.lsb + f.width))
                 .collect();

@@ -17,6 +17,22 @@ pub(super) fn page(m: &AddrMap) -> String {
 }
 
 impl Pages<'_> {
+    /// The index's paragraph linking each map's page (empty without maps).
+    pub(super) fn address_map_index(&self) -> String {
+        let maps = &self.model.addrmaps;
+        if maps.is_empty() {
+            return String::new();
+        }
+        let links: Vec<String> = (maps.iter())
+            .map(|m| format!("[{}]({})", m.arch, page(m)))
+            .collect();
+        format!(
+            "Where the register files' instances lie in the SoC, and what an absolute address \
+             falls in (`dmaspec addr`): the address map of {}.\n\n",
+            links.join(", ")
+        )
+    }
+
     pub(super) fn address_maps(&self) -> Vec<(String, String)> {
         (self.model.addrmaps.iter())
             .map(|m| (format!("{DIR}/{}.md", m.arch), self.address_map_page(m)))
