@@ -1,6 +1,7 @@
 //! The loader's checks on `[[addrmap]]`: each bad entry is reported at the value at fault
 //! (file, line, column) with what to do — an unknown register file or slot, parts or
-//! instances that overlap, a count that does not fit.
+//! instances that overlap, a count that does not fit — and how `diff` rates a change of
+//! the map.
 
 use dmaspec_testkit::spec::Fixture;
 
@@ -221,5 +222,37 @@ fn an_architecture_has_one_map() {
         "\"a1\"",
         "duplicate address map of `a1`",
         "",
+    );
+}
+
+/// `diff`: an instance placed elsewhere or removed breaks code built on its `_BASE`
+/// (major); a new one is minor.
+#[test]
+fn a_moved_or_removed_instance_is_a_major_change() {
+    use dmaspec_codegen::diff::{Impact, Kind, diff};
+    let old = SPEC.load(VALID).expect("valid");
+    let new = SPEC
+        .load(&edited("count = 4", "count = 3").replacen("base = 0x20000", "base = 0x30000", 1))
+        .expect("valid");
+    let d = diff(&old, &new, "old", "new");
+    let got: Vec<(Option<&str>, Kind, Impact)> = (d.changes.iter())
+        .filter(|c| c.item_kind == "address map")
+        .map(|c| (c.member.as_deref(), c.kind, c.c))
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (Some("HOST"), Kind::Moved, Impact::Major),
+            (Some("CH_3"), Kind::Removed, Impact::Major),
+        ]
+    );
+    let back = diff(&new, &old, "new", "old");
+    let added = back
+        .changes
+        .iter()
+        .find(|c| c.member.as_deref() == Some("CH_3"));
+    assert_eq!(
+        added.map(|c| (c.kind, c.rust)),
+        Some((Kind::Added, Impact::Minor))
     );
 }
