@@ -62,7 +62,6 @@ pub struct Instance<'m> {
     pub name: String,
     pub base: u64,
     pub slot: &'m Slot,
-    pub window: &'m Window,
 }
 
 impl Window {
@@ -84,7 +83,6 @@ impl AddrMap {
                         name,
                         base,
                         slot: &self.slots[w.slot],
-                        window: w,
                     }
                 })
             })

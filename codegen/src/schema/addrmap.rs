@@ -23,10 +23,6 @@ pub struct RawAddrMap {
     pub slot: Vec<RawSlot>,
     #[serde(default)]
     pub window: Vec<RawWindow>,
-    /// Lints of `dmaspec check` this item is a deliberate exception to, each with why.
-    #[serde(default)]
-    #[schemars(with = "std::collections::BTreeMap<String, String>")]
-    pub allow: super::provenance::RawAllow,
 }
 
 /// What one instance holds, from its base.
