@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 
 use super::registers::lit;
-use super::util::{GENERATED, confidence, doc, guard};
+use super::util::{DIR, GENERATED, confidence, doc, guard};
 use crate::model::Model;
 use crate::model::addrmap::AddrMap;
 
@@ -18,7 +18,7 @@ pub fn header_file(m: &AddrMap) -> String {
 /// One header per address map, as (path under `generated/`, contents).
 pub fn render(model: &Model) -> Vec<(String, String)> {
     (model.addrmaps.iter())
-        .map(|m| (format!("{}/{}", super::DIR, header_file(m)), header(m)))
+        .map(|m| (format!("{DIR}/{}", header_file(m)), header(m)))
         .collect()
 }
 
