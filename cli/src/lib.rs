@@ -4,6 +4,7 @@
 //! verbs that read the spec, the output and the exit codes.
 
 // Those that read the spec need the generator (feature `generator`, on by default).
+pub mod addr;
 #[cfg(feature = "generator")]
 pub mod audit;
 #[cfg(feature = "generator")]

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use dmaspec::names::echo_within;
 use dmaspec_cli::{
-    CliError, audit, check, decode, diff, encode, explain, generate, klr, lower, neff, regs,
+    CliError, addr, audit, check, decode, diff, encode, explain, generate, klr, lower, neff, regs,
     validate,
 };
 
@@ -28,6 +28,7 @@ enum Command {
     Encode(encode::EncodeArgs),
     Explain(explain::ExplainArgs),
     Regs(regs::RegsArgs),
+    Addr(addr::AddrArgs),
     Lower(lower::LowerArgs),
     Klr(klr::KlrArgs),
     Neff(neff::NeffArgs),
@@ -44,6 +45,7 @@ fn run(command: &Command) -> Result<(), CliError> {
         Command::Encode(args) => encode::run(args),
         Command::Explain(args) => explain::run(args),
         Command::Regs(args) => regs::run(args),
+        Command::Addr(args) => addr::run(args),
         Command::Lower(args) => lower::run(args),
         Command::Klr(args) => klr::run(args),
         Command::Neff(args) => neff::run(args),

@@ -57,5 +57,6 @@
 #include "regs/tdma_model.h"
 #include "regs/udma_m2s.h"
 #include "regs/udma_s2m.h"
+#include "addrmap_cayman.h"
 
 #endif /* DMASPEC_DMASPEC_H */

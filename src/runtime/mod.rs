@@ -2,6 +2,7 @@
 //! metadata, and the visitor that walks a decoded word. Downstream crates that generate
 //! their own words with `dmaspec-codegen` point the generator at this module.
 
+pub mod addrmap;
 pub mod instruction;
 pub mod klr;
 pub mod layout;

@@ -198,7 +198,8 @@ impl Tabled for RegFiles {
 }
 
 /// A klr leaf is a list of steps, a lowering a list of mappings, a conflict or gap a
-/// record about other items: none is a byte or bit map a table rows out.
+/// record about other items, an address map a list of windows: none is a byte or bit map
+/// a table rows out.
 macro_rules! no_table {
     ($($kind:ty),*) => {
         $(
@@ -210,4 +211,4 @@ macro_rules! no_table {
         )*
     };
 }
-no_table!(KlrLeaves, Lowerings, Conflicts, Gaps);
+no_table!(KlrLeaves, Lowerings, Conflicts, Gaps, AddrMaps);

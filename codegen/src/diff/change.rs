@@ -104,10 +104,11 @@ pub struct Change {
     /// The type, or `OPCODE map`, or a conflict's or gap's name.
     pub item: String,
     /// `word`, `record`, `struct`, `union`, `bitfield`, `enum`, `flags`, `opcodes`,
-    /// `register file`, `klr leaf`, `klr layout`, `klr table`, `lowering`, `conflict`, `gap`.
+    /// `register file`, `klr leaf`, `klr layout`, `klr table`, `lowering`, `conflict`, `gap`,
+    /// `address map` (named by its architecture).
     pub item_kind: &'static str,
     /// The field, sub-field, enumerator, flag bit, rule, bundle, register, register field,
-    /// lowering kind or klr step, when the change is about one.
+    /// lowering kind, klr step or address-map instance, when the change is about one.
     pub member: Option<String>,
     pub kind: Kind,
     pub detail: String,

@@ -1,5 +1,5 @@
 //! The changes that are not about one type's layout: the opcode map, the rules, the
-//! recorded conflicts and the gaps.
+//! recorded conflicts, the gaps and the address maps.
 
 use super::change::{Change, Cx, Impact, Kind, cites, shape};
 use super::members::Item;
@@ -251,6 +251,84 @@ pub(super) fn gaps(old: &Model, new: &Model) -> Vec<Change> {
             None => "no longer listed".to_string(),
         };
         out.push(item.change(None, Kind::GapResolved, now, Impact::Patch, Impact::Patch));
+    }
+    out
+}
+
+/// Every address map's instances by name: `(base, what is in it)`, the slot's parts
+/// written out so that a moved register file shows.
+fn placed(m: &crate::model::addrmap::AddrMap) -> Vec<(String, u64, String)> {
+    (m.instances().into_iter())
+        .map(|i| {
+            let parts: Vec<String> = (i.slot.parts.iter())
+                .map(|p| format!("{}@{:#x}", p.name, p.offset))
+                .collect();
+            (i.name, i.base, parts.join(" "))
+        })
+        .collect()
+}
+
+/// Instances placed, removed or moved (another base or other contents): a removed or
+/// moved instance breaks code built on its `_BASE`.
+pub(super) fn addrmaps(old: &Model, new: &Model) -> Vec<Change> {
+    let mut out = Vec::new();
+    for n in &new.addrmaps {
+        let item = Item {
+            name: &n.arch,
+            kind: "address map",
+        };
+        let before = (old.addrmaps.iter().find(|o| o.arch == n.arch)).map_or(Vec::new(), placed);
+        let after = placed(n);
+        for (name, base, parts) in &after {
+            match before.iter().find(|(o, ..)| o == name) {
+                None => {
+                    let detail = format!("placed at {base:#x}");
+                    out.push(item.change(
+                        Some(name),
+                        Kind::Added,
+                        detail,
+                        Impact::Minor,
+                        Impact::Minor,
+                    ));
+                }
+                Some((_, b, p)) if b != base || p != parts => {
+                    let detail = format!("{b:#x} ({p}) -> {base:#x} ({parts})");
+                    out.push(item.change(
+                        Some(name),
+                        Kind::Moved,
+                        detail,
+                        Impact::Major,
+                        Impact::Major,
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
+        for (name, base, _) in before
+            .iter()
+            .filter(|(o, ..)| after.iter().all(|(a, ..)| a != o))
+        {
+            let detail = format!("was at {base:#x}");
+            out.push(item.change(
+                Some(name),
+                Kind::Removed,
+                detail,
+                Impact::Major,
+                Impact::Major,
+            ));
+        }
+    }
+    for o in old
+        .addrmaps
+        .iter()
+        .filter(|o| new.addrmaps.iter().all(|n| n.arch != o.arch))
+    {
+        let item = Item {
+            name: &o.arch,
+            kind: "address map",
+        };
+        let detail = format!("{} instances no longer placed", o.instances().len());
+        out.push(item.change(None, Kind::Removed, detail, Impact::Major, Impact::Major));
     }
     out
 }

@@ -76,6 +76,12 @@ impl Compared for Conflicts {
     }
 }
 
+impl Compared for AddrMaps {
+    fn changes(_: &Cx, old: &Model, new: &Model) -> Vec<Change> {
+        items::addrmaps(old, new)
+    }
+}
+
 impl Compared for Gaps {
     fn changes(_: &Cx, old: &Model, new: &Model) -> Vec<Change> {
         items::gaps(old, new)

@@ -29,6 +29,11 @@
 //! minor. Lowerings (`emit/rust/lowering.rs`) are entries of the slice `LOWERINGS` run by
 //! one generic engine: no item's type changes with them, so every change of what `lower`
 //! writes is minor. The C headers hold neither: patch for C.
+//!
+//! Address maps (`emit/c/addrmap.rs`, `emit/rust/addrmap.rs`): an instance placed at
+//! another base, with other parts, or no longer placed changes or removes its C `_BASE`
+//! (major for both targets, as code addresses the hardware through it); a new instance is
+//! minor.
 
 mod change;
 mod items;

@@ -192,8 +192,8 @@ impl Evidenced for RegFiles {
     }
 }
 
-/// Leaves, lowerings, conflicts and gaps cite per step, mapping, reading or gap, not per
-/// field, and have no parts that lean on a container's evidence: the field lints' questions
+/// Leaves, lowerings, conflicts, gaps and address maps cite per step, mapping, reading,
+/// gap or window, not per field, and have no parts that lean on a container's evidence: the field lints' questions
 /// (which row states this field; does it cite its own) are not asked of them.
 macro_rules! nothing_to_judge {
     ($($kind:ty),*) => {
@@ -204,4 +204,4 @@ macro_rules! nothing_to_judge {
         )*
     };
 }
-nothing_to_judge!(KlrLeaves, Lowerings, Conflicts, Gaps);
+nothing_to_judge!(KlrLeaves, Lowerings, Conflicts, Gaps, AddrMaps);

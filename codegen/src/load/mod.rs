@@ -13,6 +13,7 @@ use crate::diagnostics::{SourceFile, SpecError, SpecErrors};
 use crate::model::*;
 use crate::schema::*;
 
+mod addrmap;
 mod cascade;
 mod conflicts;
 mod files;
@@ -353,6 +354,7 @@ impl Loader {
             conflicts: Vec::new(),
             gaps: Vec::new(),
             regfiles: Vec::new(),
+            addrmaps: Vec::new(),
         };
         self.check_words(&decls, &mut model);
         self.check_sub_opcodes(&decls, &mut model);
@@ -361,6 +363,7 @@ impl Loader {
         model.klr = self.klr(&raws, &scope, &model);
         model.lowerings = self.lowerings(&raws, &scope, &model);
         model.regfiles = self.regfiles(&raws, &scope, &model);
+        model.addrmaps = self.addrmaps(&raws, &scope, &model);
         model.conflicts = self.conflicts(&raws, &scope, &model);
         model.gaps = self.gaps(&raws, &scope, &model);
         model

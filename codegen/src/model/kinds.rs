@@ -13,6 +13,7 @@
 //! joins by declaring `trait Emitted { fn render(...) }` the same way.
 
 use super::Model;
+use super::addrmap::AddrMap;
 use super::gaps::Gap;
 use super::klr::KlrLeaf;
 use super::lowering::Lowering;
@@ -46,7 +47,8 @@ macro_rules! for_each_kind {
             $crate::model::kinds::KlrLeaves,
             $crate::model::kinds::Lowerings,
             $crate::model::kinds::Conflicts,
-            $crate::model::kinds::Gaps
+            $crate::model::kinds::Gaps,
+            $crate::model::kinds::AddrMaps
             $(, $more)*)
     };
 }
@@ -68,6 +70,8 @@ pub struct Lowerings;
 pub struct Conflicts;
 /// `[[gap]]`s.
 pub struct Gaps;
+/// `[[addrmap]]`s, one per architecture.
+pub struct AddrMaps;
 
 /// `impl Kind` for a kind whose items have `name` and `file` fields.
 macro_rules! kind {
@@ -99,6 +103,20 @@ kind! { KlrLeaves, "klr leaf", KlrLeaf, |model| model.klr.leaves.iter().collect(
 kind! { Lowerings, "lowering", Lowering, |model| model.lowerings.iter().collect() }
 kind! { Conflicts, "conflict", Conflict, |model| model.conflicts.iter().collect() }
 kind! { Gaps, "gap", Gap, |model| model.gaps.iter().collect() }
+
+impl Kind for AddrMaps {
+    const NOUN: &'static str = "address map";
+    type Item = AddrMap;
+    fn items(model: &Model) -> Vec<&AddrMap> {
+        model.addrmaps.iter().collect()
+    }
+    fn name(item: &AddrMap) -> &str {
+        &item.arch
+    }
+    fn file(item: &AddrMap) -> &str {
+        &item.file
+    }
+}
 
 macro_rules! nouns {
     (() $($kind:ty),*) => { &[$(<$kind as Kind>::NOUN),*] };

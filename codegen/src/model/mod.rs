@@ -4,6 +4,7 @@
 //! One file per sub-system: [`words`], [`rules`], [`lowering`] and [`klr`];
 //! [`provenance`] (sources, scales, confidence, evidence, architectures) is what they share.
 
+pub mod addrmap;
 pub mod gaps;
 pub mod kinds;
 pub mod klr;
@@ -42,4 +43,6 @@ pub struct Model {
     pub gaps: Vec<gaps::Gap>,
     /// Register files (`[[regfile]]`, see [`registers`]).
     pub regfiles: Vec<registers::RegFile>,
+    /// SoC address maps, one per architecture (`[[addrmap]]`, see [`addrmap`]).
+    pub addrmaps: Vec<addrmap::AddrMap>,
 }

@@ -3,9 +3,10 @@
 //! [`crate::load`] for the checks and [`crate::model`] for the result.
 //!
 //! One file per sub-system: [`words`] (enums, flags, bitfields, structs, unions),
-//! [`rules`], [`lowering`], [`klr`] and [`gaps`]; [`provenance`] (sources, scales, confidence,
+//! [`rules`], [`lowering`], [`klr`], [`gaps`] and [`addrmap`]; [`provenance`] (sources, scales, confidence,
 //! evidence, architectures, alternatives) is what they share.
 
+pub mod addrmap;
 pub mod gaps;
 pub mod klr;
 pub mod lowering;
@@ -62,6 +63,9 @@ pub struct RawFile {
     /// Register files: bundles, registers and their fields (see [`registers`]).
     #[serde(default)]
     pub regfile: Vec<registers::RawRegFile>,
+    /// SoC address maps, one per architecture (see [`addrmap`]).
+    #[serde(default)]
+    pub addrmap: Vec<addrmap::RawAddrMap>,
 }
 
 impl RawFile {
@@ -84,6 +88,7 @@ impl RawFile {
             conflict,
             gap,
             regfile,
+            addrmap,
         } = self;
         confidence.is_none()
             && klr.is_none()
@@ -101,5 +106,6 @@ impl RawFile {
             && conflict.is_empty()
             && gap.is_empty()
             && regfile.is_empty()
+            && addrmap.is_empty()
     }
 }

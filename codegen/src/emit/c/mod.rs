@@ -7,6 +7,8 @@
 //!   size `#define`;
 //! * `c/regs/<file>.h`: one per register file, PeakRDL-cheader style macros and helpers
 //!   per architecture ([`registers`]);
+//! * `c/addrmap_<arch>.h`: one per SoC address map, `_OFFSET` per slot part and `_BASE`
+//!   per instance ([`addrmap`]);
 //! * `c/dmaspec.h`: includes them all.
 //!
 //! Every type is usable by its shipped name (`NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT x;`) and
@@ -25,6 +27,7 @@ use std::fmt::Write as _;
 use super::plural;
 use crate::model::*;
 
+mod addrmap;
 mod gate;
 pub mod registers;
 mod rules;
@@ -52,6 +55,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
         files.push((format!("{DIR}/{}", word_header(w)), cx.word(w)));
     }
     files.extend(registers::render(model));
+    files.extend(addrmap::render(model));
     files.push((format!("{DIR}/{UMBRELLA_HEADER}"), cx.umbrella(&words)));
     files
 }
@@ -348,6 +352,9 @@ impl Headers<'_> {
         }
         for f in &self.model.regfiles {
             let _ = writeln!(out, "#include \"{}\"", registers::regs_header(f));
+        }
+        for m in &self.model.addrmaps {
+            let _ = writeln!(out, "#include \"{}\"", addrmap::header_file(m));
         }
         let _ = writeln!(out, "\n#endif /* {g} */");
         out

@@ -50,7 +50,7 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
 }
 
 /// `0x1f` with the suffix that keeps the literal unsigned at its width.
-fn lit(v: u64) -> String {
+pub(super) fn lit(v: u64) -> String {
     if v <= u64::from(u32::MAX) {
         format!("{v:#x}u")
     } else {

@@ -89,6 +89,7 @@ impl<'m> Pages<'m> {
         out.push('\n');
         out.push_str(&super::klr::index_section(m));
         out.push_str(&self.register_index());
+        out.push_str(&self.address_map_index());
 
         out.push_str("## Opcode index\n\n");
         out.push_str(

@@ -13,6 +13,7 @@
 //!   map, a section per register with its fields; `docs/svg/registers/<file>/` its bit maps, one
 //!   per layout.
 //! - `docs/sources.md`: every source section by section, with the facts that cite it.
+//! - `docs/addrmap/<arch>.md`: one page per SoC address map: slots, windows, instances;
 //! - `docs/start-here.md`, `docs/guide/*.md`: the hand-written pages, copied
 //!   (`crate::guide`), when given.
 //! - `docs/book.css`: wide tables use the page's width beside the sidebar; cells wrap
@@ -26,6 +27,7 @@
 
 use crate::model::Model;
 
+mod addrmap;
 mod book;
 mod conflicts;
 mod coverage;
@@ -62,6 +64,7 @@ pub fn render_with_guide(model: &Model, guide: &[(String, String)]) -> Vec<(Stri
     out.push(("docs/coverage.md".to_string(), cx.coverage_page()));
     out.extend(cx.bit_maps());
     out.extend(cx.register_files());
+    out.extend(cx.address_maps());
     out.push((rules::PAGE.to_string(), rules::page(&cx)));
     out.extend(klr::pages(&cx));
     out.push((lowering::PAGE.to_string(), lowering::page(&cx)));

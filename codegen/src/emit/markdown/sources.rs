@@ -57,6 +57,18 @@ impl Collector<'_, '_> {
         });
     }
 
+    /// An address map, its slots and windows, each cited on the map's page.
+    fn addrmap(&mut self, m: &crate::model::addrmap::AddrMap) {
+        let href = super::addrmap::page(m);
+        self.add(&m.evidence, "address map", &m.arch, &href);
+        for s in &m.slots {
+            self.add(&s.evidence, "slot", &s.name, &href);
+        }
+        for w in &m.windows {
+            self.add(&w.evidence, "window", &w.name, &href);
+        }
+    }
+
     /// A register file and everything in it, each cited on the file's page.
     fn regfile(&mut self, f: &crate::model::registers::RegFile) {
         let href = format!("registers/{}.md", f.name.to_ascii_lowercase());
@@ -341,6 +353,9 @@ fn citations(cx: &Pages<'_>) -> Vec<Citation> {
             &g.name,
             "coverage.md#known-but-not-specified",
         );
+    }
+    for a in &m.addrmaps {
+        c.addrmap(a);
     }
     for f in &m.regfiles {
         c.regfile(f);

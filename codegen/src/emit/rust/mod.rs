@@ -10,6 +10,8 @@ use quote::quote;
 use crate::gate::Gate;
 use crate::model::Model;
 
+mod addrmap;
+
 mod view;
 
 mod rules;
@@ -254,7 +256,11 @@ impl Render<'_> {
                 quote!(#consts #tables #conflicts #gaps)
             }
             Piece::Klr => klr::items(self, rt),
-            Piece::Registers => registers::items(self, rt),
+            Piece::Registers => {
+                let registers = registers::items(self, rt);
+                let addrmaps = addrmap::items(self, rt);
+                quote! { #registers #addrmaps }
+            }
             Piece::Lowerings => lowering::items(self),
             Piece::Words => {
                 let words = self.word_enum();

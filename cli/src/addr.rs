@@ -1,0 +1,311 @@
+//! `dmaspec addr ADDRESS [--arch A] [--json]`: an absolute MMIO address named — the
+//! instance of the SoC address map it falls in, the register file (engine) there, the
+//! bundle element, register and fields; or the hole it falls in, between what.
+
+use std::fmt::Write as _;
+
+use dmaspec::Arch;
+use dmaspec::names::echo;
+use dmaspec::runtime::addrmap::{AddrMapMeta, Instance, Location, PartMeta};
+use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegisterMeta};
+use dmaspec::words::addrmap::ADDRMAPS;
+use serde_json::{Value as Json, json};
+
+use super::CliError;
+use dmaspec::verbs::Error;
+use dmaspec::verbs::registers::{bits, find};
+
+/// The SoC physical address width the maps are checked against (bits 0..=57).
+const ADDRESS_BITS: u32 = 58;
+
+/// Name what an absolute MMIO address falls in: instance, register file, bundle element,
+/// register and fields, or the hole between two windows.
+#[derive(clap::Args)]
+pub struct AddrArgs {
+    /// The address: `0x1002506038`, or decimal; `_` separators allowed.
+    pub address: String,
+    /// Architecture: sunda, cayman, mariana, maverick.
+    #[arg(long, default_value = "cayman", value_parser = super::parse_arch)]
+    pub arch: Arch,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &AddrArgs) -> Result<(), CliError> {
+    let address = parse(&args.address)?;
+    let arch = args.arch.name();
+    let map = ADDRMAPS.iter().find(|m| m.arch == arch).ok_or_else(|| {
+        let maps: Vec<&str> = ADDRMAPS.iter().map(|m| m.arch).collect();
+        Error::Usage(format!(
+            "no source places {arch}'s register files (address maps: {})",
+            maps.join(", ")
+        ))
+    })?;
+    let answer = Answer::of(map, address);
+    let text = if args.json {
+        let doc = answer.json(address, arch);
+        let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::from)?;
+        format!("{text}\n")
+    } else {
+        answer.text(address, arch)
+    };
+    super::output::print(&text)
+}
+
+/// `0x…` hex or decimal, below 2^58.
+fn parse(s: &str) -> Result<u64, Error> {
+    let digits = s.trim().replace('_', "");
+    let (radix, body) = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(h) => (16, h),
+        None => (10, digits.as_str()),
+    };
+    let bad = |why: &str| Error::Usage(format!("address `{}`: {why}", echo(s)));
+    let value = u64::from_str_radix(body, radix).map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => bad("out of range (more than 64 bits)"),
+        _ => bad("not a number (write 0x1002506038 or a decimal)"),
+    })?;
+    if value >> ADDRESS_BITS != 0 {
+        return Err(bad(&format!(
+            "out of range: the SoC address space is {ADDRESS_BITS} bits (below {:#x})",
+            1u64 << ADDRESS_BITS
+        )));
+    }
+    Ok(value)
+}
+
+/// What the register file at an offset holds there.
+struct InFile {
+    bundle: &'static BundleMeta,
+    /// `None` for a single bundle.
+    index: Option<u64>,
+    register: Option<(&'static RegisterMeta, Vec<&'static RegFieldMeta>)>,
+    /// From the element's base.
+    offset: u64,
+}
+
+enum Answer {
+    Part {
+        instance: Instance,
+        part: &'static PartMeta,
+        offset: u64,
+        /// `None` for a reserved range, or an offset past every bundle.
+        inside: Option<InFile>,
+    },
+    SlotHole {
+        instance: Instance,
+        offset: u64,
+        below: Option<&'static PartMeta>,
+        above: Option<&'static PartMeta>,
+    },
+    Hole {
+        below: Option<Instance>,
+        above: Option<Instance>,
+    },
+}
+
+impl Answer {
+    fn of(map: &AddrMapMeta, address: u64) -> Answer {
+        match map.locate(address) {
+            Location::Part {
+                instance,
+                part,
+                offset,
+            } => {
+                let inside = part.regfile.and_then(|f| in_file(f, map.arch, offset));
+                Answer::Part {
+                    instance,
+                    part,
+                    offset,
+                    inside,
+                }
+            }
+            Location::SlotHole {
+                instance,
+                below,
+                above,
+            } => Answer::SlotHole {
+                instance,
+                offset: address - instance.base(),
+                below,
+                above,
+            },
+            Location::Hole { below, above } => Answer::Hole { below, above },
+        }
+    }
+
+    fn text(&self, address: u64, arch: &str) -> String {
+        let mut out = format!("{address:#x} ({arch})\n");
+        match self {
+            Answer::Part {
+                instance,
+                part,
+                offset,
+                inside,
+            } => {
+                let _ = writeln!(out, "  instance  {instance} (base {:#x})", instance.base());
+                let what = match part.regfile {
+                    Some(f) => format!("register file {f}"),
+                    None => "reserved".to_string(),
+                };
+                let _ = writeln!(
+                    out,
+                    "  engine    {} at +{:#x} ({what}), offset {offset:#x}",
+                    part.name, part.offset
+                );
+                match inside {
+                    Some(i) => i.text(&mut out),
+                    None if part.regfile.is_some() => {
+                        let _ =
+                            writeln!(out, "  register  none: no bundle declared at {offset:#x}");
+                    }
+                    None => {}
+                }
+            }
+            Answer::SlotHole {
+                instance,
+                offset,
+                below,
+                above,
+            } => {
+                let _ = writeln!(out, "  instance  {instance} (base {:#x})", instance.base());
+                let from = below.map_or("the slot's start (+0x0)".to_string(), |p| {
+                    format!("{} (ends +{:#x})", p.name, p.offset + p.size)
+                });
+                let to = above.map_or(
+                    format!("the slot's end (+{:#x})", instance.window.slot.size),
+                    |p| format!("{} (starts +{:#x})", p.name, p.offset),
+                );
+                let _ = writeln!(out, "  hole      at +{offset:#x}, between {from} and {to}");
+            }
+            Answer::Hole { below, above } => {
+                let from = below.map_or("the start of the address space".to_string(), |i| {
+                    format!("{i} (ends {:#x})", i.end())
+                });
+                let to = above.map_or("the end of the address space".to_string(), |i| {
+                    format!("{i} (starts {:#x})", i.base())
+                });
+                let _ = writeln!(out, "  hole      in no instance, between {from} and {to}");
+            }
+        }
+        out
+    }
+
+    fn json(&self, address: u64, arch: &str) -> Json {
+        let instance =
+            |i: &Instance| json!({ "name": i.to_string(), "base": i.base(), "end": i.end() });
+        let part = |p: &PartMeta| json!({ "name": p.name, "regfile": p.regfile, "offset": p.offset, "size": p.size });
+        let found = match self {
+            Answer::Part {
+                instance: i,
+                part: p,
+                offset,
+                inside,
+            } => json!({
+                "instance": instance(i),
+                "part": part(p),
+                "offset": offset,
+                "register": inside.as_ref().map(InFile::json),
+            }),
+            Answer::SlotHole {
+                instance: i,
+                offset,
+                below,
+                above,
+            } => json!({
+                "instance": instance(i),
+                "offset": offset,
+                "hole": { "below": below.map(part), "above": above.map(part) },
+            }),
+            Answer::Hole { below, above } => json!({
+                "hole": { "below": below.as_ref().map(instance), "above": above.as_ref().map(instance) },
+            }),
+        };
+        json!({ "address": address, "arch": arch, "found": found })
+    }
+}
+
+/// The bundle element, register and fields of `file` at `offset` on `arch` (the fields
+/// that hold the byte `offset` names when it is not the register's first).
+fn in_file(file: &str, arch: &'static str, offset: u64) -> Option<InFile> {
+    let file = find(file).ok()?;
+    let bundle = (file.bundles.iter()).find(|b| {
+        b.archs.contains(&arch) && b.offset <= offset && offset < b.offset + b.count * b.stride
+    })?;
+    let from = offset - bundle.offset;
+    let (index, within) = (from / bundle.stride, from % bundle.stride);
+    let register = (bundle.registers.iter())
+        .find(|r| r.on(arch) && r.offset <= within && within < r.offset + u64::from(r.width / 8))
+        .map(|r| {
+            let byte = (within - r.offset) as u32;
+            // Every field from the register's first byte; from another, that byte's.
+            let lane = (byte != 0).then_some(byte * 8);
+            let fields = (r.fields_on(arch))
+                .filter(|f| lane.is_none_or(|lo| f.lsb < lo + 8 && lo < f.lsb + f.width))
+                .collect();
+            (r, fields)
+        });
+    Some(InFile {
+        bundle,
+        index: (bundle.count > 1).then_some(index),
+        register,
+        offset: within,
+    })
+}
+
+impl InFile {
+    fn element(&self) -> String {
+        match self.index {
+            Some(i) => format!("{}[{i}]", self.bundle.name),
+            None => self.bundle.name.to_string(),
+        }
+    }
+
+    fn text(&self, out: &mut String) {
+        let element = self.element();
+        match &self.register {
+            Some((r, fields)) => {
+                let _ = writeln!(
+                    out,
+                    "  register  {element}.{} (+{:#x} in the element, {}, {} bits)",
+                    r.name, r.offset, r.access, r.width
+                );
+                for f in fields {
+                    let _ = writeln!(out, "  field     {} {} {}", f.name, bits(f), f.access);
+                }
+            }
+            None => {
+                let _ = writeln!(
+                    out,
+                    "  register  none declared at +{:#x} of {element}",
+                    self.offset
+                );
+            }
+        }
+    }
+
+    fn json(&self) -> Json {
+        let (register, fields) = match &self.register {
+            Some((r, fields)) => (
+                Some(
+                    json!({ "name": r.name, "offset": r.offset, "access": r.access, "width": r.width }),
+                ),
+                fields
+                    .iter()
+                    .map(|f| json!({ "name": f.name, "bits": bits(f), "access": f.access }))
+                    .collect(),
+            ),
+            None => (None, Vec::new()),
+        };
+        json!({
+            "bundle": self.bundle.name,
+            "index": self.index,
+            "offset": self.offset,
+            "register": register,
+            "fields": fields,
+        })
+    }
+}
