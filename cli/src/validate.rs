@@ -11,7 +11,7 @@ use dmaspec::Arch;
 use super::CliError;
 use dmaspec::verbs::input::{self, WordReader};
 use dmaspec::verbs::records::{each_record, find};
-use dmaspec::verbs::report::each_finding;
+use dmaspec::verbs::report::{Severity, each_finding};
 use dmaspec::verbs::table::fit_text;
 
 /// Check every word of a stream against the spec's validity rules: one line per
@@ -33,6 +33,11 @@ pub struct ValidateArgs {
     /// Read a stream of records of this top-level struct instead of 64-byte words.
     #[arg(long = "struct", value_name = "NAME")]
     pub record: Option<String>,
+    /// A word outside the spec's family (a compute or SP/SEQ control op the spec names but
+    /// lays out no word for) makes the stream invalid; by default it is reported as not
+    /// checked.
+    #[arg(long)]
+    pub strict: bool,
     /// Input file; `-` or absent for stdin.
     pub input: Option<PathBuf>,
 }
@@ -45,19 +50,34 @@ pub fn run(args: &ValidateArgs) -> Result<(), CliError> {
     let reader = input::open(args.input.as_deref())?;
     let words = WordReader::new(reader, args.hex, input::name(args.input.as_deref()));
     let mut out = super::output::stdout();
-    let (mut total, mut invalid, mut flagged, mut open) = (0usize, 0usize, 0usize, 0usize);
+    let (mut total, mut invalid, mut flagged, mut open, mut skipped) = (0usize, 0, 0, 0, 0);
     let result = each_finding(words, args.arch, |found| {
         total += 1;
         for line in found {
             writeln!(out, "{}", fit_text(&line.to_string()))?;
         }
-        invalid += usize::from(found.iter().any(|x| !x.warning));
-        open += usize::from(found.iter().any(|x| x.undecided));
-        flagged += usize::from(found.iter().any(|x| x.warning && !x.undecided));
+        let any = |s: Severity| usize::from(found.iter().any(|x| x.severity == s));
+        invalid += any(Severity::Error).max(any(Severity::NotChecked) * usize::from(args.strict));
+        open += any(Severity::Undecided);
+        flagged += any(Severity::Warning);
+        skipped += any(Severity::NotChecked);
         Ok(())
     });
     out.flush()?;
     result?;
+    if skipped > 0 && !args.strict {
+        crate::message!(
+            "dmaspec: warning: {skipped} of {total} word{} not checked: {} outside the spec's \
+             family (--strict makes {} invalid)",
+            if total == 1 { " is" } else { "s are" },
+            if skipped == 1 {
+                "its operation is"
+            } else {
+                "their operations are"
+            },
+            if skipped == 1 { "it" } else { "them" },
+        );
+    }
     if open > 0 {
         crate::message!(
             "dmaspec: warning: {open} of {total} word{} undecided: a rule holds only through an \

@@ -279,3 +279,33 @@ fn decode_reports_a_constant_mismatch_and_does_not_call_the_word_valid() {
         stdout(&out)
     );
 }
+
+/// pool.bin of the NEFF carved in "A Concrete NEFF, Carved Byte-by-Byte" (wiki-seq-microcode
+/// §7.2's dump): two PSEUDO_DMA_TRIGGER slots and, third, EVENT_SEMAPHORE 0xA0, an SP/SEQ
+/// control op the spec names (OPCODE) but lays out no word for. It is reported as not
+/// checked and the stream is valid; `--strict` makes it invalid.
+#[test]
+fn a_word_outside_the_family_is_not_checked_unless_strict() {
+    let pool = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tests/vectors/neff_c08220/pool.hex"),
+    )
+    .unwrap();
+    let line = "offset 128 not checked: opcode 0xa0 EVENT_SEMAPHORE (SP): outside the spec's \
+                family (no layout), not checked\n";
+    let out = dmaspec(&["validate", "--wide", "--hex"], &pool);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(stdout(&out), line);
+    assert!(
+        stderr(&out).contains("1 of 3 words are not checked"),
+        "{}",
+        stderr(&out)
+    );
+    let strict = dmaspec(&["validate", "--wide", "--hex", "--strict"], &pool);
+    assert_eq!(strict.status.code(), Some(1));
+    assert_eq!(stdout(&strict), line);
+    assert!(stderr(&strict).contains("1 of 3 words are invalid for cayman"));
+    // A byte no OPCODE enumerator names is still a fault, strict or not.
+    let unknown = dmaspec(&["validate", "--wide"], &[0xffu8; 64]);
+    assert_eq!(unknown.status.code(), Some(1));
+}

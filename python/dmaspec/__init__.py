@@ -295,8 +295,10 @@ def validate(
     """Check every word (record) against the spec's validity rules: one dict per finding,
     ``{"index", "offset", "severity", "message"}``, where ``severity`` is ``"error"`` (the
     word is invalid), ``"undecided"`` (a rule holds only through an alternative the sources
-    name without a body: not known to be invalid) or ``"warning"`` (it breaks a compiler
-    rule: valid, but not what neuronx-cc writes). ``validate``'s lines are ``offset
+    name without a body: not known to be invalid), ``"warning"`` (it breaks a compiler
+    rule: valid, but not what neuronx-cc writes) or ``"not checked"`` (its operation, a
+    compute or SP/SEQ control op, is outside the spec's family: not invalid, unless the
+    caller treats it so, as ``dmaspec validate --strict`` does). ``validate``'s lines are ``offset
     {offset} {message}`` and ``offset {offset} {severity}: {message}``. An empty list:
     every word holds.
     """

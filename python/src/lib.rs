@@ -99,7 +99,7 @@ mod _native {
             None => report::each_finding(words, arch, |f| {
                 found.extend(
                     f.iter()
-                        .map(|x| (x.index, x.offset, x.severity(), x.text.clone())),
+                        .map(|x| (x.index, x.offset, x.severity.name(), x.text.clone())),
                 );
                 Ok(())
             }),

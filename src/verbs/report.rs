@@ -12,6 +12,7 @@ use serde_json::{Value as Json, json};
 
 use super::Error;
 use super::input::{WordReader, each_word};
+use super::shape::outside_family;
 
 /// The composites a rule is a part of, outermost first (`a > b`), if any.
 fn context(v: &Violations, r: &RuleMeta) -> Option<String> {
@@ -333,6 +334,8 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
                 });
             rules.chain(constants).collect()
         }
+        // An opcode outside the spec's family is not checked ([`unchecked`]), not a fault.
+        Decoded::UnknownOpcode if outside_family(bytes[0], arch).is_some() => Vec::new(),
         Decoded::UnknownOpcode => vec![Fault {
             kind: FaultKind::NotDecoded,
             text: format!(
@@ -348,14 +351,54 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
     }
 }
 
-/// One line of `validate`'s report: a fault of the word at `offset`, or (`warning`) a
-/// compiler rule it breaks or (`warning` and `undecided`) a rule it leaves undecided.
+/// Why the word `d` is not checked at all in `arch`: its opcode names an operation outside
+/// the spec's family (a compute op, an SP/SEQ control op: an `OPCODE` enumerator no word
+/// lays out), one line; `None` for a word the spec checks or one that is broken.
+pub fn unchecked(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Option<String> {
+    match d {
+        Decoded::UnknownOpcode => {
+            let e = outside_family(bytes[0], arch)?;
+            let engine = e.engine.map_or(String::new(), |g| format!(" ({g})"));
+            Some(format!(
+                "opcode {:#04x} {}{engine}: outside the spec's family (no layout), not checked",
+                bytes[0], e.name
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// How a finding weighs on its word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The word is invalid: a broken rule, a wrong constant, an opcode that is no word.
+    Error,
+    /// A rule holds only through an alternative the sources name without a body.
+    Undecided,
+    /// A compiler rule (what neuronx-cc writes, not what the ISA forbids) is broken.
+    Warning,
+    /// The word's operation is outside the spec's family: nothing about it is checked.
+    NotChecked,
+}
+
+impl Severity {
+    /// As `validate` prints it and the Python package returns it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Undecided => "undecided",
+            Severity::Warning => "warning",
+            Severity::NotChecked => "not checked",
+        }
+    }
+}
+
+/// One line of `validate`'s report about the word at `offset`.
 #[derive(Debug, Clone)]
 pub struct Finding {
     pub index: usize,
     pub offset: usize,
-    pub warning: bool,
-    pub undecided: bool,
+    pub severity: Severity,
     pub text: String,
 }
 
@@ -367,40 +410,33 @@ pub fn each_finding(
     mut f: impl FnMut(&[Finding]) -> Result<(), Error>,
 ) -> Result<(), Error> {
     each_word(words, arch, |index, offset, bytes, d| {
-        let found = |warning, undecided, text| Finding {
+        let found = |severity, text| Finding {
             index,
             offset,
-            warning,
-            undecided,
+            severity,
             text,
         };
         let errors = faults(d, bytes, arch)
             .into_iter()
-            .map(|x| found(false, false, x.text));
-        let open = undecided(d, arch).into_iter().map(|t| found(true, true, t));
-        let warnings = compiler_findings(d, arch)
-            .into_iter()
-            .map(|t| found(true, false, t));
-        f(&errors.chain(open).chain(warnings).collect::<Vec<_>>())
+            .map(|x| found(Severity::Error, x.text));
+        let open = (undecided(d, arch).into_iter()).map(|t| found(Severity::Undecided, t));
+        let warnings =
+            (compiler_findings(d, arch).into_iter()).map(|t| found(Severity::Warning, t));
+        let skipped =
+            (unchecked(d, bytes, arch).into_iter()).map(|t| found(Severity::NotChecked, t));
+        f(&errors
+            .chain(open)
+            .chain(warnings)
+            .chain(skipped)
+            .collect::<Vec<_>>())
     })
-}
-
-impl Finding {
-    /// `error` (the word is invalid), `undecided` or `warning` (a compiler finding).
-    pub fn severity(&self) -> &'static str {
-        match (self.warning, self.undecided) {
-            (_, true) => "undecided",
-            (true, false) => "warning",
-            (false, false) => "error",
-        }
-    }
 }
 
 impl fmt::Display for Finding {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.severity() {
-            "error" => write!(f, "offset {} {}", self.offset, self.text),
-            label => write!(f, "offset {} {label}: {}", self.offset, self.text),
+        match self.severity {
+            Severity::Error => write!(f, "offset {} {}", self.offset, self.text),
+            s => write!(f, "offset {} {}: {}", self.offset, s.name(), self.text),
         }
     }
 }

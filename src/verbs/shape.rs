@@ -177,6 +177,18 @@ pub fn declared(ins: &Json, kind: FaultKind) -> bool {
     }
 }
 
+/// The shipped header's name for the opcode byte that is no operation (0xff).
+const NO_OPERATION: &str = "INVALID";
+
+/// The `OPCODE` enumerator of an operation outside the spec's family in `arch`: named for
+/// `arch` (or every architecture), an operation (not `INVALID`), and laid out by no word.
+pub fn outside_family(op: u8, arch: Arch) -> Option<&'static EnumeratorMeta> {
+    let e = opcode_enumerator(op)?;
+    let named = e.arch.is_empty() || e.arch.contains(&arch.name());
+    let operation = e.name != NO_OPERATION;
+    (named && operation && !WORDS.iter().any(|w| w.opcode == op)).then_some(e)
+}
+
 /// What the spec knows of an opcode no word of `arch` decodes: its enumerator and engine,
 /// and why there is no layout ("0x41 TENSOR_TENSOR_ARITH_OP (DVE): no layout in the spec").
 pub fn opcode_text(op: u8, arch: Arch) -> String {
