@@ -513,11 +513,14 @@ fn regs_rejects_bad_names_with_a_message() {
         2,
         "unknown architecture `nope`",
     );
-    // CSR — UDMA M2S: Sunda is not modelled (file doc, "Sunda (NC-v2) is not modelled").
+    // The CSR Field-Table Index §4: EVT_SEM is "ABSENT" on maverick (relocated under tpb_top).
     fails(
-        &dmaspec(&["regs", "UDMA_M2S", "--arch", "sunda"], &dump),
+        &dmaspec(
+            &["regs", "TPB_EVENTS_SEMAPHORES_AXI", "--arch", "maverick"],
+            &dump,
+        ),
         2,
-        "`UDMA_M2S` does not exist on sunda (it is on cayman, mariana, maverick)",
+        "`TPB_EVENTS_SEMAPHORES_AXI` does not exist on maverick (it is on sunda, cayman, mariana)",
     );
     fails(
         &dmaspec(&["regs", "UDMA_M2S", "--hex", "--words"], &dump),

@@ -151,9 +151,10 @@ fn decode_json(arch: &str) -> Vec<Value> {
 }
 
 /// `alternatives` keys an array element's readings by its own index: §3.1's
-/// `descriptor_imm[3]` has three elements, each an SDMA_CME_BD_DESC whose `len_ctrl` and
-/// `meta_ctrl` (and its `block_attr`) have other readings, so the keys are `descriptor_imm[0]`,
-/// `descriptor_imm[0].len_ctrl`, … `descriptor_imm[2].meta_ctrl` (decode once wrote
+/// `descriptor_imm[3]` has three elements, each an SDMA_CME_BD_DESC whose `len_ctrl`,
+/// `meta_ctrl` (and its `block_attr`) and `buf_ptr` (the tx_meta and template readings) have
+/// other readings, so the keys are `descriptor_imm[0]`, `descriptor_imm[0].len_ctrl`, …
+/// `descriptor_imm[2].buf_ptr` (decode once wrote
 /// `[1].word0` for element 0 and reached `[5].word0`).
 #[test]
 fn decode_json_keys_array_elements_alternatives_by_their_index() {
@@ -172,14 +173,17 @@ fn decode_json_keys_array_elements_alternatives_by_their_index() {
             "descriptor_imm[0].len_ctrl",
             "descriptor_imm[0].meta_ctrl",
             "descriptor_imm[0].meta_ctrl.block_attr",
+            "descriptor_imm[0].buf_ptr",
             "descriptor_imm[1]",
             "descriptor_imm[1].len_ctrl",
             "descriptor_imm[1].meta_ctrl",
             "descriptor_imm[1].meta_ctrl.block_attr",
+            "descriptor_imm[1].buf_ptr",
             "descriptor_imm[2]",
             "descriptor_imm[2].len_ctrl",
             "descriptor_imm[2].meta_ctrl",
             "descriptor_imm[2].meta_ctrl.block_attr",
+            "descriptor_imm[2].buf_ptr",
         ]
     );
 }

@@ -797,6 +797,10 @@ fn links_resolve() {
     for (path, text) in &d {
         let dir = Path::new(path).parent().unwrap();
         for (i, _) in text.match_indices("](") {
+            // `\[x\](y)` is escaped text (a quoted page's link), not a link.
+            if text[..i].ends_with('\\') {
+                continue;
+            }
             let target = &text[i + 2..];
             let target = &target[..target.find(')').unwrap()];
             let (file, frag) = target.split_once('#').unwrap_or((target, ""));

@@ -707,6 +707,10 @@ fn register_links_resolve() {
             let text = &d[path];
             let dir = path.rsplit_once('/').unwrap().0;
             for (i, _) in text.match_indices("](") {
+                // `\[x\](y)` is escaped text (a quoted page's link), not a link.
+                if text[..i].ends_with('\\') {
+                    continue;
+                }
                 let target = &text[i + 2..];
                 let target = &target[..target.find(')').unwrap()];
                 if target.contains("?")

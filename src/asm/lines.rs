@@ -5,7 +5,8 @@ use std::io::{self, BufRead, Read};
 
 use crate::words::Arch;
 
-use super::{AsmError, assemble};
+use super::error::AsmError;
+use super::parse::assemble;
 
 /// The longest line read: 64 KiB (a word's longest line is under 1 KiB).
 pub const MAX_LINE: usize = 1 << 16;

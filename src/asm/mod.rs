@@ -28,8 +28,7 @@
 //! assert_eq!(disassemble(&bytes, Arch::cayman), line);
 //! ```
 
-use core::fmt;
-
+mod error;
 pub mod events;
 mod layout;
 mod lines;
@@ -38,33 +37,10 @@ mod print;
 mod producer;
 mod value;
 
+pub use error::AsmError;
 pub use lines::{MAX_LINE, for_each_line};
 
 use crate::words::Arch;
-
-/// Why a line does not assemble: the column (from 1, in characters) and what was expected.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct AsmError {
-    pub column: usize,
-    pub message: String,
-}
-
-impl AsmError {
-    fn new(column: usize, message: impl Into<String>) -> Self {
-        AsmError {
-            column,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for AsmError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "column {}: {}", self.column, self.message)
-    }
-}
-
-impl std::error::Error for AsmError {}
 
 /// The line of the word `bytes` in `arch`.
 pub fn disassemble(bytes: &[u8; 64], arch: Arch) -> String {

@@ -9,7 +9,7 @@ use crate::json::encode_instruction;
 use crate::names::{echo, nearest};
 use crate::words::{Arch, WORDS, Word, enumerators};
 
-use super::AsmError;
+use super::error::AsmError;
 use super::events;
 use super::layout::{Layout, Slot};
 use super::value::{self, is_text};

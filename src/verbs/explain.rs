@@ -19,7 +19,7 @@ use crate::words::{GAPS, RECORDS, WORDS, enumerators, flag_bits};
 
 use super::Error;
 use super::describe::{alternative_lines, evidence_lines};
-use super::shape::opcode_enumerator;
+use super::opcode::opcode_enumerator;
 
 /// Resolves the query and renders the explanation. A query is an opcode (`0xd4`, `212`),
 /// a word (`DMA_INDIRECT1D`) or its opcode enumerator (`DMAMEMCPY`, or another spelling of

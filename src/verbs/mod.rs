@@ -16,6 +16,7 @@ pub mod explain;
 pub mod input;
 pub mod lookup;
 pub mod lower;
+pub mod opcode;
 pub mod records;
 pub mod registers;
 pub mod report;

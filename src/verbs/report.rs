@@ -12,7 +12,7 @@ use serde_json::{Value as Json, json};
 
 use super::Error;
 use super::input::{WordReader, each_word};
-use super::shape::outside_family;
+use super::opcode::outside_family;
 
 /// The composites a rule is a part of, outermost first (`a > b`), if any.
 fn context(v: &Violations, r: &RuleMeta) -> Option<String> {

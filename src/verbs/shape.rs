@@ -7,13 +7,14 @@ use std::path::Path;
 
 use crate::Arch;
 use crate::json::{self, JsonFields};
-use crate::runtime::meta::{EnumeratorMeta, LeafMeta, constant_mismatches};
+use crate::runtime::meta::{LeafMeta, constant_mismatches};
 use crate::runtime::rules::Violations;
 use crate::stream::{Decoded, Leads, WORD_SIZE};
-use crate::words::{WORDS, enumerators};
+use crate::words::WORDS;
 use serde_json::{Map, Value as Json, json};
 
 use super::Error;
+use super::opcode::opcode_enumerator;
 use super::report::{FaultKind, compiler_findings_json, undecided_json, violations_json};
 use crate::json::hex_string;
 
@@ -127,13 +128,6 @@ fn confidence_json(fields: &Json, leaves: &'static [LeafMeta]) -> Json {
     Json::Object(map)
 }
 
-/// The `OPCODE` enumerator with value `op`, if any.
-pub fn opcode_enumerator(op: u8) -> Option<&'static EnumeratorMeta> {
-    enumerators("OPCODE")?
-        .iter()
-        .find(|e| e.value == u64::from(op))
-}
-
 /// Reads an instruction list: `{"instructions": [...]}` (what decode prints), a bare JSON
 /// array, or TOML with `[[instructions]]` tables.
 pub fn read_instructions(path: &Path) -> Result<Vec<Json>, Error> {
@@ -175,18 +169,6 @@ pub fn declared(ins: &Json, kind: FaultKind) -> bool {
         FaultKind::Constant(path) => listed("constant_mismatches", "field", path),
         FaultKind::NotDecoded => ins.get("struct").is_some_and(Json::is_null),
     }
-}
-
-/// The shipped header's name for the opcode byte that is no operation (0xff).
-const NO_OPERATION: &str = "INVALID";
-
-/// The `OPCODE` enumerator of an operation outside the spec's family in `arch`: named for
-/// `arch` (or every architecture), an operation (not `INVALID`), and laid out by no word.
-pub fn outside_family(op: u8, arch: Arch) -> Option<&'static EnumeratorMeta> {
-    let e = opcode_enumerator(op)?;
-    let named = e.arch.is_empty() || e.arch.contains(&arch.name());
-    let operation = e.name != NO_OPERATION;
-    (named && operation && !WORDS.iter().any(|w| w.opcode == op)).then_some(e)
 }
 
 /// What the spec knows of an opcode no word of `arch` decodes: its enumerator and engine,
