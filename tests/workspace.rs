@@ -60,18 +60,7 @@ fn downstream_packages(name: &str, dependency: &str) -> Vec<String> {
         &krate,
         &["tree", "--edges", "normal,build", "--prefix", "none"],
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+    package_names(&out)
 }
 
 #[test]
@@ -116,18 +105,7 @@ fn workspace_packages(package: &str) -> Vec<String> {
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
         .expect("cargo tree runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
-        .collect();
-    names.sort();
-    names.dedup();
-    names
+    package_names(&out)
 }
 
 #[test]
@@ -142,4 +120,20 @@ fn the_python_extension_links_the_verbs_without_the_cli_or_the_generator() {
     for p in ["dmaspec-cli", "clap", "indicatif", "dmaspec-codegen"] {
         assert!(!linked.iter().any(|x| x == p), "{p} in {linked:?}");
     }
+}
+
+/// The package names a successful `cargo tree --prefix none` printed, sorted, once each.
+fn package_names(out: &std::process::Output) -> Vec<String> {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut names: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_string))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
 }
