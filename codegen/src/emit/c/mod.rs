@@ -8,7 +8,7 @@
 //! * `c/regs/<file>.h`: one per register file, PeakRDL-cheader style macros and helpers
 //!   per architecture ([`registers`]);
 //! * `c/addrmap_<arch>.h`: one per SoC address map, `_OFFSET` per slot part and `_BASE`
-//!   per instance ([`addrmap`]);
+//!   per instance (`addrmap.rs`);
 //! * `c/dmaspec.h`: includes them all.
 //!
 //! Every type is usable by its shipped name (`NEURON_ISA_TPB_DMA_DIRECT2D_STRUCT x;`) and

@@ -861,6 +861,11 @@ fn owned_link(what: &str, name: &str) -> String {
 /// A view accessor's doc: where the member lies and a link to the owned field, whose doc
 /// carries the spec's text and confidence.
 fn member_doc(owner: &str, member: &str, place: &str) -> String {
+    // A keyword member is `r#type` in Rust, which a link cannot name (`#` starts its
+    // fragment): the name stays plain code.
+    if naming::rust::KEYWORDS.contains(&member) {
+        return format!("`{owner}::{member}`, {place}.");
+    }
     let path = format!("{}::{}", ident(owner), ident(member));
     format!("[`{owner}::{member}`](super::{path}), {place}.")
 }
