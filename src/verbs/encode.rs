@@ -14,7 +14,7 @@ use serde_json::Value as Json;
 
 use super::Error;
 use super::error::Listed;
-use super::report::{compiler_findings, faults};
+use super::report::{check_word, faults};
 use super::shape::declared;
 use super::shape::read_instructions;
 use crate::Arch;
@@ -70,8 +70,12 @@ impl Checker {
     ) {
         let (arch, c) = (self.arch, &mut self.checked);
         let d = self.decoder.push(w);
-        c.compiler_words += usize::from(!compiler_findings(&d, arch).is_empty());
-        let found = faults(&d, w, arch);
+        let v = check_word(&d, arch);
+        c.compiler_words += usize::from(
+            v.as_ref()
+                .is_some_and(|v| v.compiler_findings().next().is_some()),
+        );
+        let found = faults(&d, v.as_ref(), w, arch);
         if found.is_empty() {
             return;
         }

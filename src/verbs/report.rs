@@ -268,30 +268,31 @@ fn constant_text(leaf: &LeafMeta, expected: u64, found: u64) -> String {
     )
 }
 
-/// The compiler findings of the word `d` in `arch`, one line each (`OWNER id: …`); none
+/// The word `d`'s rules checked in `arch`, once for all that is reported of it; `None`
 /// for a word that did not decode.
-pub fn compiler_findings(d: &Decoded, arch: Arch) -> Vec<String> {
-    let Decoded::Word { word, .. } = d else {
-        return Vec::new();
-    };
-    let v = word.check(arch);
+pub fn check_word(d: &Decoded, arch: Arch) -> Option<Violations> {
+    match d {
+        Decoded::Word { word, .. } => Some(word.check(arch)),
+        _ => None,
+    }
+}
+
+/// The compiler findings of a word (its [`check_word`]), one line each (`OWNER id: …`).
+pub fn compiler_findings(v: Option<&Violations>) -> Vec<String> {
+    let Some(v) = v else { return Vec::new() };
     v.compiler_findings()
-        .map(|r| format!("{} {}", v.owner, violation_text(&v, r)))
+        .map(|r| format!("{} {}", v.owner, violation_text(v, r)))
         .collect()
 }
 
-/// The bodiless alternatives that leave a rule of the word `d` undecided in `arch`, one
+/// The bodiless alternatives that leave a rule of a word (its [`check_word`]) undecided, one
 /// line each (`OWNER id: …`); none for a word that is broken or did not decode.
-pub fn undecided(d: &Decoded, arch: Arch) -> Vec<String> {
-    let Decoded::Word { word, .. } = d else {
+pub fn undecided(v: Option<&Violations>) -> Vec<String> {
+    let Some(v) = v.filter(|v| v.is_empty()) else {
         return Vec::new();
     };
-    let v = word.check(arch);
-    if !v.is_empty() {
-        return Vec::new();
-    }
     v.undecided_by()
-        .map(|r| format!("{} {}", v.owner, undecided_text(&v, r)))
+        .map(|r| format!("{} {}", v.owner, undecided_text(v, r)))
         .collect()
 }
 
@@ -314,15 +315,19 @@ pub struct Fault {
     pub text: String,
 }
 
-/// Every reason the word `d`, decoded from `bytes` in its stream, is invalid in `arch`:
-/// what `validate` reports and what `encode` checks before it writes.
-pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
-    match d {
-        Decoded::Word { word, .. } => {
-            let v = word.check(arch);
-            let rules = failed(&v).map(|r| Fault {
+/// Every reason the word `d`, decoded from `bytes` in its stream, is invalid in `arch`
+/// (`v`: its [`check_word`]): what `validate` reports and what `encode` checks before it writes.
+pub fn faults(
+    d: &Decoded,
+    v: Option<&Violations>,
+    bytes: &[u8; WORD_SIZE],
+    arch: Arch,
+) -> Vec<Fault> {
+    match (d, v) {
+        (Decoded::Word { word, .. }, Some(v)) => {
+            let rules = failed(v).map(|r| Fault {
                 kind: FaultKind::Rule(r.id),
-                text: format!("{} {}", v.owner, violation_text(&v, r)),
+                text: format!("{} {}", v.owner, violation_text(v, r)),
             });
             let name = word.meta().name;
             let constants =
@@ -334,9 +339,11 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
                 });
             rules.chain(constants).collect()
         }
+        // A word is checked whenever it decodes ([`check_word`]).
+        (Decoded::Word { .. }, None) => Vec::new(),
         // An opcode outside the spec's family is not checked ([`unchecked`]), not a fault.
-        Decoded::UnknownOpcode if outside_family(bytes[0], arch).is_some() => Vec::new(),
-        Decoded::UnknownOpcode => vec![Fault {
+        (Decoded::UnknownOpcode, _) if outside_family(bytes[0], arch).is_some() => Vec::new(),
+        (Decoded::UnknownOpcode, _) => vec![Fault {
             kind: FaultKind::NotDecoded,
             text: format!(
                 "opcode {:#04x}: no word has this opcode in {}",
@@ -344,7 +351,7 @@ pub fn faults(d: &Decoded, bytes: &[u8; WORD_SIZE], arch: Arch) -> Vec<Fault> {
                 arch.name()
             ),
         }],
-        Decoded::Orphan { name, follows } => vec![Fault {
+        (Decoded::Orphan { name, follows }, _) => vec![Fault {
             kind: FaultKind::NotDecoded,
             text: format!("{name}: must immediately follow {follows}, and does not"),
         }],
@@ -416,12 +423,12 @@ pub fn each_finding(
             severity,
             text,
         };
-        let errors = faults(d, bytes, arch)
-            .into_iter()
+        let v = check_word(d, arch);
+        let errors = (faults(d, v.as_ref(), bytes, arch).into_iter())
             .map(|x| found(Severity::Error, x.text));
-        let open = (undecided(d, arch).into_iter()).map(|t| found(Severity::Undecided, t));
+        let open = (undecided(v.as_ref()).into_iter()).map(|t| found(Severity::Undecided, t));
         let warnings =
-            (compiler_findings(d, arch).into_iter()).map(|t| found(Severity::Warning, t));
+            (compiler_findings(v.as_ref()).into_iter()).map(|t| found(Severity::Warning, t));
         let skipped =
             (unchecked(d, bytes, arch).into_iter()).map(|t| found(Severity::NotChecked, t));
         f(&errors
