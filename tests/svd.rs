@@ -308,6 +308,13 @@ fn expected(model: &Model) -> Vec<(String, RegFileView<'_>)> {
         .collect()
 }
 
+/// The address maps' devices, `svd/soc_<arch>.svd`.
+fn soc_paths(model: &Model) -> Vec<String> {
+    (model.addrmaps.iter())
+        .map(|m| format!("svd/soc_{}.svd", m.arch))
+        .collect()
+}
+
 #[test]
 fn generated_svd_files_match_the_spec() {
     let model = dmaspec_codegen::load::load_dir(Path::new("spec")).unwrap_or_else(|e| {
@@ -322,7 +329,10 @@ fn generated_svd_files_match_the_spec() {
             Err(e) => problems.push(format!("generated/{path}: {e} (run `dmaspec gen`)")),
         }
     }
-    let names: BTreeSet<&str> = want.iter().map(|(p, _)| p.as_str()).collect();
+    let socs = soc_paths(&model);
+    let names: BTreeSet<&str> = (want.iter().map(|(p, _)| p.as_str()))
+        .chain(socs.iter().map(String::as_str))
+        .collect();
     if let Ok(dir) = std::fs::read_dir(generated.join("svd")) {
         for entry in dir {
             let name = format!("svd/{}", entry.unwrap().file_name().to_string_lossy());
@@ -334,6 +344,68 @@ fn generated_svd_files_match_the_spec() {
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The address map's device: one peripheral per register file part of every instance, at
+/// its absolute base; the lowest instance of each register file carries the same register
+/// tree as that file's own device and every other is derived from it.
+#[test]
+fn the_soc_device_places_every_instance_at_its_absolute_base() {
+    let model = dmaspec_codegen::load::load_dir(Path::new("spec")).unwrap_or_else(|e| {
+        panic!("{}", e.render());
+    });
+    let map = model
+        .addrmaps
+        .iter()
+        .find(|m| m.arch == "cayman")
+        .expect("cayman's map");
+    let text = |p: &str| std::fs::read_to_string(Path::new("generated").join(p)).unwrap();
+    let soc = parse(&text("svd/soc_cayman.svd")).unwrap_or_else(|e| panic!("{e}"));
+    let by_name: std::collections::BTreeMap<&str, &svd::Peripheral> = soc
+        .peripherals
+        .iter()
+        .map(|p| (p.name.as_str(), p))
+        .collect();
+    let mut want = 0;
+    for inst in map.instances() {
+        for part in inst.slot.parts.iter().filter(|p| p.regfile.is_some()) {
+            want += 1;
+            let name = format!("{}_{}", inst.name, part.name);
+            let p = by_name
+                .get(name.as_str())
+                .unwrap_or_else(|| panic!("no {name}"));
+            assert_eq!(p.base_address, inst.base + part.offset, "{name}");
+            assert_eq!(p.group_name.as_deref(), part.regfile.as_deref(), "{name}");
+            let origin = p.derived_from.as_deref().map_or(*p, |o| by_name[o]);
+            assert_eq!(
+                origin.group_name, p.group_name,
+                "{name} derives from {}",
+                origin.name
+            );
+            assert!(
+                origin.derived_from.is_none() && origin.registers.is_some(),
+                "{name}"
+            );
+        }
+    }
+    assert_eq!(soc.peripherals.len(), want);
+    // "SDMA Address Windows + APB Chain" §4's worked example 0x1002506038 is M2S_Q[5]
+    // (0x1000 + 5*0x1000) TDRTP_inc (0x38) of APB_SE_0_SDMA_5's UDMA_M2S (slot +0x0).
+    assert_eq!(
+        by_name["APB_SE_0_SDMA_5_UDMA_M2S"].base_address,
+        0x10_0250_0000
+    );
+    // §2: APB_SE_3's SDMA_0 at 0x805004000000, channel 31 at + 31 MiB, UDMA_S2M at +0x20000.
+    assert_eq!(
+        by_name["APB_SE_3_SDMA_31_UDMA_S2M"].base_address,
+        0x8050_05F2_0000
+    );
+    // The register tree is the file's own device's.
+    for p in soc.peripherals.iter().filter(|p| p.derived_from.is_none()) {
+        let file = p.group_name.as_deref().unwrap();
+        let own = parse(&text(&svd_path(file, "cayman"))).unwrap();
+        assert_eq!(p.registers, own.peripherals[0].registers, "{}", p.name);
+    }
 }
 
 /// A register file written for this test, beside the real spec: an array bundle, a
@@ -443,7 +515,10 @@ fn a_register_file_round_trips_through_svd() {
     let files = generated(&model);
     let want = expected(&model);
     let mut paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
-    let mut want_paths: Vec<&str> = want.iter().map(|(p, _)| p.as_str()).collect();
+    let socs = soc_paths(&model);
+    let mut want_paths: Vec<&str> = (want.iter().map(|(p, _)| p.as_str()))
+        .chain(socs.iter().map(String::as_str))
+        .collect();
     paths.sort();
     want_paths.sort();
     assert_eq!(paths, want_paths);

@@ -16,8 +16,10 @@
 //! alternative readings follow its text. The XML is written by hand, deterministically:
 //! element order as the CMSIS-SVD schema wants it, every text and attribute escaped.
 
+use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use crate::model::addrmap::AddrMap;
 use crate::model::provenance::{Confidence, Evidence};
 use crate::model::registers::{
     Access, BundleView, Count, RegField, RegFile, RegFileView, RegisterView,
@@ -33,7 +35,20 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
             out.push((path(file, view.arch), device(model, &view)));
         }
     }
+    for map in &model.addrmaps {
+        out.push((soc_path(&map.arch), soc_device(model, map)));
+    }
     out
+}
+
+/// `svd/soc_<arch>.svd`: the address map's device.
+pub fn soc_path(arch: &str) -> String {
+    format!("svd/soc_{arch}.svd")
+}
+
+/// The peripheral name of register file part `part` of instance `instance`.
+pub fn soc_peripheral_name(instance: &str, part: &str) -> String {
+    format!("{instance}_{part}")
 }
 
 /// `svd/<file, lower case>_<arch>.svd`.
@@ -187,11 +202,12 @@ pub fn describe(doc: &str, notes: &[String], prov: String) -> String {
     parts.join(" ")
 }
 
-fn device(model: &Model, v: &RegFileView) -> String {
-    let f = v.file;
+/// The opening of a device: the XML prolog, the device's name, description and bus
+/// properties, up to its open `<peripherals>`.
+fn device_open(spec_file: &str, name: &str, description: &str, width: u32) -> String {
     let mut out = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?><!-- {STAMP} from spec/{}: do not edit -->\n",
-        f.file.replace("--", "- -")
+        spec_file.replace("--", "- -")
     );
     // The schema (CMSIS-SVD.xsd, revision 1.3.9 and every 1.3.x since) types schemaVersion
     // as xs:decimal: "1.3.9" is not one and fails validation, so the version is "1.3".
@@ -201,59 +217,140 @@ fn device(model: &Model, v: &RegFileView) -> String {
         "<device schemaVersion=\"1.3\" xmlns:xs=\"http://www.w3.org/2001/XMLSchema-instance\" \
          xs:noNamespaceSchemaLocation=\"CMSIS-SVD.xsd\">\n",
     );
-    let arch = model.archs.iter().find(|a| a.name == v.arch);
-    let generation = arch.map_or(String::new(), |a| format!(" (NeuronCore v{})", a.nc));
-    leaf(&mut out, 1, "name", &format!("{}_{}", f.name, v.arch));
+    leaf(&mut out, 1, "name", name);
     leaf(&mut out, 1, "version", env!("CARGO_PKG_VERSION"));
-    let notes = [format!(
-        "The register file {} as {}{} lays it out, from spec/{}; one SVD device per \
-         register file per architecture. Base address 0: each instance of the file is \
-         placed elsewhere, so add its base.",
-        f.name, v.arch, generation, f.file
-    )];
-    leaf(
-        &mut out,
-        1,
-        "description",
-        &describe(&f.doc, &notes, provenance(&f.confidence, &f.evidence)),
-    );
+    leaf(&mut out, 1, "description", description);
     leaf(&mut out, 1, "addressUnitBits", "8");
-    leaf(&mut out, 1, "width", &f.bus_width.to_string());
+    leaf(&mut out, 1, "width", &width.to_string());
     leaf(&mut out, 1, "size", "32");
     leaf(&mut out, 1, "access", "read-write");
     leaf(&mut out, 1, "resetValue", &hex32(0));
     leaf(&mut out, 1, "resetMask", &hex32(0xFFFF_FFFF));
     open(&mut out, 1, "peripherals");
-    open(&mut out, 2, "peripheral");
-    leaf(&mut out, 3, "name", &f.name);
+    out
+}
+
+fn device_close(out: &mut String) {
+    close(out, 1, "peripherals");
+    out.push_str("</device>\n");
+}
+
+fn generation(model: &Model, arch: &str) -> String {
+    let arch = model.archs.iter().find(|a| a.name == arch);
+    arch.map_or(String::new(), |a| format!(" (NeuronCore v{})", a.nc))
+}
+
+fn device(model: &Model, v: &RegFileView) -> String {
+    let f = v.file;
+    let notes = [format!(
+        "The register file {} as {}{} lays it out, from spec/{}; one SVD device per \
+         register file per architecture. Base address 0: each instance of the file is \
+         placed elsewhere, so add its base (svd/soc_<arch>.svd places them).",
+        f.name,
+        v.arch,
+        generation(model, v.arch),
+        f.file
+    )];
+    let description = describe(&f.doc, &notes, provenance(&f.confidence, &f.evidence));
+    let name = format!("{}_{}", f.name, v.arch);
+    let mut out = device_open(&f.file, &name, &description, f.bus_width);
+    peripheral(model, v, &f.name, None, 0, &mut out);
+    device_close(&mut out);
+    out
+}
+
+/// An address map as one device: a peripheral for every register file part of every
+/// instance, at its absolute base. The lowest instance of each part holds the register
+/// tree; every other is `derivedFrom` it, which keeps 1,600-odd peripherals small.
+fn soc_device(model: &Model, map: &AddrMap) -> String {
+    let notes = [format!(
+        "Every register file instance of the {}{} address map at its absolute base, from \
+         spec/{}: peripheral <instance>_<part> (groupName: the register file).",
+        map.arch,
+        generation(model, &map.arch),
+        map.file
+    )];
+    let description = describe(&map.doc, &notes, provenance(&map.confidence, &map.evidence));
+    let mut out = device_open(&map.file, &format!("SOC_{}", map.arch), &description, 32);
+    let mut first: BTreeMap<&str, String> = BTreeMap::new();
+    for inst in map.instances() {
+        for part in &inst.slot.parts {
+            let Some(regfile) = &part.regfile else {
+                continue;
+            };
+            let name = soc_peripheral_name(&inst.name, &part.name);
+            let base = inst.base + part.offset;
+            let Some(origin) = first.get(regfile.as_str()) else {
+                let file = model.regfiles.iter().find(|f| &f.name == regfile);
+                let file = file.expect("the loader checks that a part's register file exists");
+                let view = file.view(&map.arch);
+                peripheral(model, &view, &name, Some(regfile), base, &mut out);
+                first.insert(regfile, name);
+                continue;
+            };
+            let _ = writeln!(out, "    <peripheral derivedFrom=\"{}\">", escape(origin));
+            leaf(&mut out, 3, "name", &name);
+            let file = match &part.name == regfile {
+                true => String::new(),
+                false => format!(" ({regfile})"),
+            };
+            let what = format!(
+                "{}{file} of {}, the slot {} at {}.",
+                part.name,
+                inst.name,
+                inst.slot.name,
+                hex(inst.base)
+            );
+            leaf(&mut out, 3, "description", &what);
+            leaf(&mut out, 3, "groupName", regfile);
+            leaf(&mut out, 3, "baseAddress", &hex32(base));
+            close(&mut out, 2, "peripheral");
+        }
+    }
+    device_close(&mut out);
+    out
+}
+
+/// The register file `v` as a peripheral named `name` at `base`, in `group` when given.
+fn peripheral(
+    model: &Model,
+    v: &RegFileView,
+    name: &str,
+    group: Option<&str>,
+    base: u64,
+    out: &mut String,
+) {
+    let f = v.file;
+    open(out, 2, "peripheral");
+    leaf(out, 3, "name", name);
     // SVD has no empty cluster: a bundle with no register on this generation is named here.
     let (notes, full) = file_notes(&f.counts, &v.bundles, &format!("on {}", v.arch));
     leaf(
-        &mut out,
+        out,
         3,
         "description",
         &describe(&f.doc, &notes, provenance(&f.confidence, &f.evidence)),
     );
-    leaf(&mut out, 3, "baseAddress", &hex32(0));
-    open(&mut out, 3, "addressBlock");
-    leaf(&mut out, 4, "offset", "0x0");
-    leaf(&mut out, 4, "size", &hex(f.size));
-    leaf(&mut out, 4, "usage", "registers");
-    close(&mut out, 3, "addressBlock");
+    if let Some(group) = group {
+        leaf(out, 3, "groupName", group);
+    }
+    leaf(out, 3, "baseAddress", &hex32(base));
+    open(out, 3, "addressBlock");
+    leaf(out, 4, "offset", "0x0");
+    leaf(out, 4, "size", &hex(f.size));
+    leaf(out, 4, "usage", "registers");
+    close(out, 3, "addressBlock");
     if !full.is_empty() {
-        open(&mut out, 3, "registers");
+        open(out, 3, "registers");
         for b in full {
             match b.registers.as_slice() {
-                [r] if is_register_array(b) => register(model, v.arch, r, Some(b), &mut out),
-                _ => cluster(model, v.arch, b, &mut out),
+                [r] if is_register_array(b) => register(model, v.arch, r, Some(b), out),
+                _ => cluster(model, v.arch, b, out),
             }
         }
-        close(&mut out, 3, "registers");
+        close(out, 3, "registers");
     }
-    close(&mut out, 2, "peripheral");
-    close(&mut out, 1, "peripherals");
-    out.push_str("</device>\n");
-    out
+    close(out, 2, "peripheral");
 }
 
 fn cluster(model: &Model, arch: &str, b: &BundleView, out: &mut String) {
