@@ -3,8 +3,9 @@
 //! Per struct or bitfield with rules:
 //!
 //! - `RULES: &[rules::RuleMeta]`, in spec order;
-//! - `rule_truth(b: &[u8; SIZE], arch) -> u64`: bit `i` set when rule `i` holds, computed
-//!   from the encoded bytes (children before their composites);
+//! - `rule_truths(b: &[u8; SIZE], arch) -> (u64, u64)`: bit `i` set when rule `i` holds,
+//!   computed from the encoded bytes (children before their composites), and the same with
+//!   the bodiless alternatives of an `Any` taken to fail, from one read of the fields;
 //! - `check_rules(b, arch) -> rules::Violations` and `validate(&self, arch) ->
 //!   Result<(), rules::Violations>`.
 //!
@@ -511,7 +512,8 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
     let doc_truth = format!(
         " Truth of each of `{owner_name}`'s rules on its encoded bytes: bit `i` is set when \
          `RULES[i]` holds (rules limited to other architectures hold, and so do the \
-         predicates the sources name without a body)."
+         predicates the sources name without a body); then the same with the bodiless \
+         alternatives of an `Any` taken not to hold."
     );
     let doc_truth = match cx.gate {
         Some(g) => format!(
@@ -521,12 +523,7 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         ),
         None => doc_truth,
     };
-    let truth = truth_fn(cx, set, quote!(rule_truth), &doc_truth, false);
-    let known = set.has_bodiless_alternative().then(|| {
-        let doc = " `rule_truth` with the alternatives the sources name without a body taken \
-                   not to hold: a rule set there and not here is undecided.";
-        truth_fn(cx, set, quote!(rule_truth_known), doc, true)
-    });
+    let truths = truths_fn(cx, set, &doc_truth);
     // Words and records state their `Packed` impl with the rest of what they add.
     let packed = (owner.opcode().is_none() && !owner.is_record())
         .then(|| super::words::packed_impl(&id, owner_name, size));
@@ -535,49 +532,79 @@ pub(super) fn set_items(cx: &Render<'_>, set: &RuleSet) -> TokenStream {
         impl Checked for #id {
             type Arch = Arch;
             const RULES: &'static [rules::RuleMeta] = #metas;
-            #truth
-            #known
+            #truths
         }
     }
 }
 
 /// A rule's value in a truth function: decided while generating, or computed.
+#[derive(Clone)]
 enum Value {
     Holds,
     Fails,
     Computed(TokenStream),
 }
 
-/// `fn #name(b, arch) -> u64`: bit `i` set when rule `i` holds, the bodiless alternatives
-/// of an `Any` held to fail when `known` (else every bodiless predicate holds). Values
-/// decided here (left out by the gate, bodiless, or composites of those) are folded into
-/// a constant rather than computed.
-fn truth_fn(
+/// One pass over a rule set in post order: each rule's value, and the statements that
+/// compute the open ones into `acc` (as `r<i>`, or `k<i>` in the `known` pass).
+struct Pass {
+    values: Vec<Value>,
+    stmts: Vec<TokenStream>,
+}
+
+/// The rules whose `known` value can differ from their truth: the bodiless alternatives
+/// of an `Any` and every composite above one.
+fn differs_known(set: &RuleSet) -> Vec<bool> {
+    let mut differs = vec![false; set.rules.len()];
+    for i in set.post_order() {
+        differs[i] = set.is_bodiless_alternative(i)
+            || match &set.rules[i].kind {
+                RuleKind::All { parts } | RuleKind::Any { parts } => {
+                    parts.iter().any(|p| differs[*p])
+                }
+                _ => false,
+            };
+    }
+    differs
+}
+
+/// The values of `set`'s rules. With `known` (the truth pass given as `truth`), the
+/// bodiless alternatives of an `Any` fail, and only the rules that can differ from
+/// their truth are computed again; the others are the truth pass's `r<i>`.
+fn pass(
     cx: &Render<'_>,
     set: &RuleSet,
-    name: TokenStream,
-    doc: &str,
-    known: bool,
-) -> TokenStream {
+    reads: &Reads<'_>,
+    truth: Option<(&Pass, &[bool])>,
+) -> Pass {
     let model = cx.model;
     let size = model.ty(set.owner).size;
-    let size_l = n(size);
-    let reads = Reads {
-        model,
-        list: Default::default(),
-        nc: Default::default(),
+    let known = truth.is_some();
+    let (acc, prefix) = match known {
+        true => (quote!(k), "k"),
+        false => (quote!(t), "r"),
     };
-    let mut values: Vec<Option<Value>> = (0..set.rules.len()).map(|_| None).collect();
+    // In the known pass a rule that cannot differ keeps its truth pass's value and name.
+    let var = |i: usize| match truth {
+        Some((_, differs)) if !differs[i] => quote::format_ident!("r{}", i),
+        _ => quote::format_ident!("{}{}", prefix, i),
+    };
+    let mut values: Vec<Option<Value>> = vec![None; set.rules.len()];
     let mut stmts = Vec::new();
-    let var = |i: usize| quote::format_ident!("r{}", i);
     for i in set.post_order() {
+        if let Some((t, differs)) = truth
+            && !differs[i]
+        {
+            values[i] = Some(t.values[i].clone());
+            continue;
+        }
         let r = &set.rules[i];
         let value = |p: &usize| values[*p].as_ref().expect("post order: parts first");
         // Under a confidence gate a rule below it is left out: it holds whatever the bytes.
         let left_out = cx.gated(&r.confidence, &r.evidence).is_some();
         let v = match &r.kind {
             _ if left_out => Value::Holds,
-            RuleKind::Expr { expr: e, .. } => Value::Computed(expr(&reads, e, size, false).0),
+            RuleKind::Expr { expr: e, .. } => Value::Computed(expr(reads, e, size, false).0),
             RuleKind::NotEnforced if known && set.is_bodiless_alternative(i) => Value::Fails,
             RuleKind::NotEnforced => Value::Holds,
             RuleKind::All { parts } | RuleKind::Any { parts } => {
@@ -611,10 +638,10 @@ fn truth_fn(
         let v = match (v, arch_condition(&model.archs, &r.arch)) {
             (v @ Value::Holds, _) | (v, None) => v,
             (Value::Fails, Some(cond)) => {
-                Value::Computed(expr(&reads, &not(cond), size, false).at(Prec::Loose))
+                Value::Computed(expr(reads, &not(cond), size, false).at(Prec::Loose))
             }
             (Value::Computed(body), Some(cond)) => {
-                let skip = expr(&reads, &not(cond), size, false).at(Prec::Loose);
+                let skip = expr(reads, &not(cond), size, false).at(Prec::Loose);
                 Value::Computed(quote!(#skip || #body))
             }
         };
@@ -629,17 +656,65 @@ fn truth_fn(
             };
             stmts.push(quote! {
                 let #id = #body;
-                t |= #bit;
+                #acc |= #bit;
             });
         }
         values[i] = Some(v);
     }
-    let holds = values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| matches!(v, Some(Value::Holds)))
-        .fold(0u64, |m, (i, _)| m | 1 << i);
-    let holds = hex(holds);
+    let values = values.into_iter().map(|v| v.expect("every rule")).collect();
+    Pass { values, stmts }
+}
+
+/// The mask of the rules `pick` selects among those that hold in `pass`.
+fn holding(pass: &Pass, pick: impl Fn(usize) -> bool) -> u64 {
+    (pass.values.iter().enumerate())
+        .filter(|(i, v)| matches!(v, Value::Holds) && pick(*i))
+        .fold(0u64, |m, (i, _)| m | 1 << i)
+}
+
+/// `fn rule_truths(b, arch) -> (u64, u64)`: bit `i` of the first set when rule `i` holds
+/// (every bodiless predicate holding); of the second, the same with the bodiless
+/// alternatives of an `Any` held to fail. The fields are read once for both, and only
+/// the rules above such an alternative are computed twice. Values decided here (left
+/// out by the gate, bodiless, or composites of those) are folded into constants.
+fn truths_fn(cx: &Render<'_>, set: &RuleSet, doc: &str) -> TokenStream {
+    let size_l = n(cx.model.ty(set.owner).size);
+    let reads = Reads {
+        model: cx.model,
+        list: Default::default(),
+        nc: Default::default(),
+    };
+    let truth = pass(cx, set, &reads, None);
+    let differs = differs_known(set);
+    let known = differs
+        .contains(&true)
+        .then(|| pass(cx, set, &reads, Some((&truth, &differs))));
+    let always = hex(holding(&truth, |_| true));
+    let stmts = &truth.stmts;
+    let (known_const, known_body, result) = match &known {
+        None => (None, None, quote!((t, t))),
+        Some(k) => {
+            let keep = hex(!differs
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, d)| m | u64::from(*d) << i));
+            let decided = hex(holding(k, |i| differs[i]));
+            let kstmts = &k.stmts;
+            (
+                Some(quote! {
+                    /// The rules that read the same either way.
+                    const SAME: u64 = #keep;
+                    /// Of the others, those that hold without reading the bytes.
+                    const ALWAYS_KNOWN: u64 = #decided;
+                }),
+                Some(quote! {
+                    let mut k = (t & SAME) | ALWAYS_KNOWN;
+                    #(#kstmts)*
+                }),
+                quote!((t, k)),
+            )
+        }
+    };
     let fields = reads.lets();
     let uses_nc = reads.nc.get();
     let nc = uses_nc.then(|| quote!(let nc = arch.nc() as i64;));
@@ -651,22 +726,19 @@ fn truth_fn(
         true => quote!(arch),
         false => quote!(_),
     };
-    let body = match stmts.is_empty() {
-        true => quote!(ALWAYS),
-        false => quote! {
-            #nc
-            #fields
-            let mut t = ALWAYS;
-            #(#stmts)*
-            t
-        },
-    };
+    let mutable = (!stmts.is_empty()).then(|| quote!(mut));
     quote! {
         #[doc = #doc]
-        fn #name(#b_param: &[u8; #size_l], #arch_param: Arch) -> u64 {
+        fn rule_truths(#b_param: &[u8; #size_l], #arch_param: Arch) -> (u64, u64) {
             /// The rules decided without reading the bytes that hold.
-            const ALWAYS: u64 = #holds;
-            #body
+            const ALWAYS: u64 = #always;
+            #known_const
+            #nc
+            #fields
+            let #mutable t = ALWAYS;
+            #(#stmts)*
+            #known_body
+            #result
         }
     }
 }

@@ -144,7 +144,7 @@ fn a_types_rules_follow_its_definition() {
         .find("\npub struct DMA_")
         .map_or(text.len(), |i| def + 1 + i);
     let rules = text[def..]
-        .find("fn rule_truth(b: &[u8; 1]")
+        .find("fn rule_truths(b: &[u8; 1]")
         .map(|i| def + i);
     assert!(
         rules.is_some_and(|r| r < next_type),
