@@ -1146,3 +1146,61 @@ fn sunda_m2s_is_caymans_without_the_six_nc3_registers() {
     assert_eq!(reset("AXI_M2S", "ostand_cfg", "sunda"), Some(0x2020_2040));
     assert_eq!(reset("AXI_M2S", "ostand_cfg", "cayman"), Some(0x2040_2040));
 }
+
+/// The layout of bundle `name` of `file` on `arch` (a bundle laid out per generation has one
+/// declaration per layout).
+fn bundle_on(file: &str, name: &str, arch: &str) -> &'static BundleMeta {
+    (regfile(file).bundles.iter())
+        .find(|b| b.name == name && b.archs.contains(&arch))
+        .unwrap_or_else(|| panic!("{file} has no bundle {name} on {arch}"))
+}
+
+#[test]
+fn maverick_udma_gen_bundles_sit_where_the_al_udma_map_puts_them() {
+    // The al_udma Hardware DMA Engine §1.5, the `al_udma_gen_regs.json` bundle map:
+    // "| `0x2100` | `DMA_misc` |", "| `0x2200` | `Mailbox[4]` |", "| `0x2300` | `AXI` |",
+    // "| `0x2560` | `vmid` |", "| `0x2580`/`0x25a0` | `axi_master_shaper` / `axi_slave_shaper` |",
+    // "| `0x2600` | `VMADDR[NUM_OF_Q]` |", "| `0x2900` | `axi_error_detection_table[...]` |",
+    // "| `0x3400` | `pmu` |", "| `0x3500` | `INTC_shadow_access` |",
+    // "| `0x3700` | `axi_outstanding_cnt[NUM_OF_Q]` |", "| `0x3c80` | `axi_queue[NUM_OF_Q]` |",
+    // "| `0x3f00` | `queue_mapping` |"; §1.1 "`M2S_Q[NUM_OF_Q]` | the 16 per-queue ring banks",
+    // so NUM_OF_Q = 16. NUM_OF_AXI_GENERATOR has no value on the page: 7 is the Cayman count
+    // (CSR — UDMA_GEN §3.1 "| `0x02900` | `0x02ac0` | 7 | 64 | 16 |"), carried as inferred.
+    let map = [
+        ("DMA_misc", 0x2100, 1),
+        ("Mailbox", 0x2200, 4),
+        ("AXI", 0x2300, 1),
+        ("vmid", 0x2560, 1),
+        ("axi_master_shaper", 0x2580, 1),
+        ("axi_slave_shaper", 0x25a0, 1),
+        ("VMADDR", 0x2600, 16),
+        ("axi_error_detection_table", 0x2900, 7),
+        ("pmu", 0x3400, 1),
+        ("INTC_shadow_access", 0x3500, 1),
+        ("axi_outstanding_cnt", 0x3700, 16),
+        ("axi_queue", 0x3c80, 16),
+        ("queue_mapping", 0x3f00, 1),
+    ];
+    for (name, offset, count) in map {
+        let b = bundle_on("UDMA_GEN", name, "maverick");
+        assert_eq!((b.offset, b.count), (offset, count), "{name}");
+        // Each lies below the next base the map lists (the window ends at 0x4000).
+        assert!(b.offset + (b.count - 1) * b.stride + b.size <= 0x4000, "{name}");
+    }
+    let on_maverick = (regfile("UDMA_GEN").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
+    assert_eq!(on_maverick.count(), map.len());
+    // Moved on Maverick, against CSR — UDMA_GEN §3.1: "| `0x02500` | `0x02504` | 1 | 4 | 1 |
+    // `vmid`", "| `0x02700` | `0x028c0` | 16 | 28 | 7 | `axi_outstanding_cnt[16]`",
+    // "| `0x02c00` | `0x02cc0` | 16 | 12 | 3 | `axi_queue[16]`".
+    for (name, cayman, maverick) in [
+        ("vmid", 0x2500, 0x2560),
+        ("axi_outstanding_cnt", 0x2700, 0x3700),
+        ("axi_queue", 0x2c00, 0x3c80),
+    ] {
+        assert_eq!(bundle_on("UDMA_GEN", name, "cayman").offset, cayman);
+        assert_eq!(bundle_on("UDMA_GEN", name, "maverick").offset, maverick);
+    }
+    // §1.5 lists no Cayman-only bundle: the interrupt blocks are not placed on Maverick.
+    let b = bundle("UDMA_GEN", "int_ctrl0");
+    assert!(!b.archs.contains(&"maverick"));
+}
