@@ -1204,3 +1204,23 @@ fn maverick_udma_gen_bundles_sit_where_the_al_udma_map_puts_them() {
     let b = bundle("UDMA_GEN", "int_ctrl0");
     assert!(!b.archs.contains(&"maverick"));
 }
+
+#[test]
+fn maverick_s2m_has_its_three_extra_bundles_inside_its_0x38000_window() {
+    // The al_udma Hardware DMA Engine §1.2: "`SizeInBytes = 0x38000` (Maverick; Cayman/Mariana
+    // 0x18000), 12 bundles", "| `0x700`/`0x900` | `S2M_shadow_access` / `S2M_resp_err` |",
+    // "| `0x1000` | `S2M_Q[NUM_OF_Q]` |", "| `0x33000` | `S2M_DYN_MTU` |"; Descriptor + Ring
+    // Field-Table Reference §6: "| `S2M_resp_err` | `0x900` |", "| `S2M_DYN_MTU` | `0x33000` |".
+    // The sizes are the gaps to the next base (0x900, 0x1000) and to the window end.
+    for (name, offset, end) in [
+        ("S2M_shadow_access", 0x700, 0x900),
+        ("S2M_resp_err", 0x900, 0x1000),
+        ("S2M_DYN_MTU", 0x33000, 0x38000),
+    ] {
+        let b = bundle_on("UDMA_S2M", name, "maverick");
+        assert_eq!((b.offset, b.offset + b.size), (offset, end), "{name}");
+        assert_eq!(b.archs, ["maverick"], "{name}");
+    }
+    let on_maverick = (regfile("UDMA_S2M").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
+    assert_eq!(on_maverick.count(), 12);
+}
