@@ -1185,9 +1185,13 @@ fn maverick_udma_gen_bundles_sit_where_the_al_udma_map_puts_them() {
         let b = bundle_on("UDMA_GEN", name, "maverick");
         assert_eq!((b.offset, b.count), (offset, count), "{name}");
         // Each lies below the next base the map lists (the window ends at 0x4000).
-        assert!(b.offset + (b.count - 1) * b.stride + b.size <= 0x4000, "{name}");
+        assert!(
+            b.offset + (b.count - 1) * b.stride + b.size <= 0x4000,
+            "{name}"
+        );
     }
-    let on_maverick = (regfile("UDMA_GEN").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
+    let on_maverick =
+        (regfile("UDMA_GEN").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
     assert_eq!(on_maverick.count(), map.len());
     // Moved on Maverick, against CSR — UDMA_GEN §3.1: "| `0x02500` | `0x02504` | 1 | 4 | 1 |
     // `vmid`", "| `0x02700` | `0x028c0` | 16 | 28 | 7 | `axi_outstanding_cnt[16]`",
@@ -1221,6 +1225,28 @@ fn maverick_s2m_has_its_three_extra_bundles_inside_its_0x38000_window() {
         assert_eq!((b.offset, b.offset + b.size), (offset, end), "{name}");
         assert_eq!(b.archs, ["maverick"], "{name}");
     }
-    let on_maverick = (regfile("UDMA_S2M").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
+    let on_maverick =
+        (regfile("UDMA_S2M").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
     assert_eq!(on_maverick.count(), 12);
 }
+
+#[test]
+fn s2m_q_cfg_resets_to_the_drivers_3_shl_24_with_the_pages_0x03000033_a_conflict() {
+    // udma_main.c:164 "#define S2M_CFG_RESET_VALUE (3<<24)", the hardware reset the driver
+    // caches for each S2M queue (:181).
+    for arch in ["sunda", "cayman", "mariana"] {
+        let r = register("UDMA_S2M", "S2M_Q", "cfg", arch);
+        assert_eq!(r.reset, Some(0x0300_0000), "{arch}");
+        // The pages' awcache_hdr / awcache_data reset 3 is the conflict's other reading, so
+        // those fields state none of their own.
+        for f in ["axi_awcache_hdr", "axi_awcache_data"] {
+            assert_eq!(field(r, f, arch).reset, None, "{f} on {arch}");
+        }
+        assert_eq!(field(r, "axi_awcache_comp", arch).reset, Some(3));
+    }
+    // CSR — UDMA S2M §7: "| `S2M_Q.cfg`@0x1020 | `0x03000033` | `0xe3040033` |": Maverick's
+    // word, of which the driver says nothing.
+    let r = register("UDMA_S2M", "S2M_Q", "cfg", "maverick");
+    assert_eq!(r.reset, Some(0xe304_0033));
+}
+

@@ -1568,33 +1568,37 @@ static inline uint32_t udma_s2m_sunda_s2m_q_desc_pref_cfg_fifo_start_addr_set(ui
 }
 
 /**
- * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000033. Queue configuration, Cayman
+ * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000000. Queue configuration, Cayman
  * layout: start/stop the queue (en_pref + en_stream), the per-queue AXI overrides, and three
- * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000033 (the three
- * awcache fields = 3); the fields the page gives no reset for read 0 off that word (the index also
- * gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row, read from the Mariana
- * per-field CSR, has this same layout (AXI_qos[30:28], cmpl_force_full_line[31]). Maverick moves
- * cmpl_force_full_line to bit 18, widens AXI_qos to [31:28] and adds hint/drop bits: its own copy
- * of cfg.
+ * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000000: the kernel
+ * driver's S2M_CFG_RESET_VALUE (3<<24), the hardware reset it caches for every S2M queue and writes
+ * back, with the enable bits, when it enables the queue; the driver outranks the pages. The pages
+ * give 0x03000033 (axi_awcache_hdr and axi_awcache_data also 3): conflict s2m_q_cfg_reset, so those
+ * two fields state no reset of their own. The fields the page gives no reset for read 0 off the
+ * word (the index also gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row,
+ * read from the Mariana per-field CSR, has this same layout (AXI_qos[30:28],
+ * cmpl_force_full_line[31]). Maverick moves cmpl_force_full_line to bit 18, widens AXI_qos to
+ * [31:28] and adds hint/drop bits: its own copy of cfg.
  *
  * Bits no source names: mask 0x006cff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_OFFSET 0x20u
-#define UDMA_S2M_SUNDA_S2M_Q_CFG_RESET 0x03000033u
+#define UDMA_S2M_SUNDA_S2M_Q_CFG_RESET 0x03000000u
 static inline uint64_t udma_s2m_sunda_s2m_q_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_CFG_OFFSET;
 }
 /**
- * Field cfg.axi_awcache_hdr bits 3:0 (RW, reset 0x3). AXI AWCACHE for header writes.
+ * Field cfg.axi_awcache_hdr bits 3:0 (RW). AXI AWCACHE for header writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp 0u
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm 0x0000000fu
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bw 4u
-#define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_reset 0x3u
 static inline uint32_t udma_s2m_sunda_s2m_q_cfg_axi_awcache_hdr_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) >> UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp);
 }
@@ -1602,14 +1606,15 @@ static inline uint32_t udma_s2m_sunda_s2m_q_cfg_axi_awcache_hdr_set(uint32_t reg
     return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp) & UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm));
 }
 /**
- * Field cfg.axi_awcache_data bits 7:4 (RW, reset 0x3). AXI AWCACHE for data writes.
+ * Field cfg.axi_awcache_data bits 7:4 (RW). AXI AWCACHE for data writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp 4u
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm 0x000000f0u
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bw 4u
-#define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_reset 0x3u
 static inline uint32_t udma_s2m_sunda_s2m_q_cfg_axi_awcache_data_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm) >> UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp);
 }
@@ -3995,33 +4000,37 @@ static inline uint32_t udma_s2m_cayman_s2m_q_desc_pref_cfg_fifo_start_addr_set(u
 }
 
 /**
- * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000033. Queue configuration, Cayman
+ * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000000. Queue configuration, Cayman
  * layout: start/stop the queue (en_pref + en_stream), the per-queue AXI overrides, and three
- * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000033 (the three
- * awcache fields = 3); the fields the page gives no reset for read 0 off that word (the index also
- * gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row, read from the Mariana
- * per-field CSR, has this same layout (AXI_qos[30:28], cmpl_force_full_line[31]). Maverick moves
- * cmpl_force_full_line to bit 18, widens AXI_qos to [31:28] and adds hint/drop bits: its own copy
- * of cfg.
+ * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000000: the kernel
+ * driver's S2M_CFG_RESET_VALUE (3<<24), the hardware reset it caches for every S2M queue and writes
+ * back, with the enable bits, when it enables the queue; the driver outranks the pages. The pages
+ * give 0x03000033 (axi_awcache_hdr and axi_awcache_data also 3): conflict s2m_q_cfg_reset, so those
+ * two fields state no reset of their own. The fields the page gives no reset for read 0 off the
+ * word (the index also gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row,
+ * read from the Mariana per-field CSR, has this same layout (AXI_qos[30:28],
+ * cmpl_force_full_line[31]). Maverick moves cmpl_force_full_line to bit 18, widens AXI_qos to
+ * [31:28] and adds hint/drop bits: its own copy of cfg.
  *
  * Bits no source names: mask 0x006cff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_OFFSET 0x20u
-#define UDMA_S2M_CAYMAN_S2M_Q_CFG_RESET 0x03000033u
+#define UDMA_S2M_CAYMAN_S2M_Q_CFG_RESET 0x03000000u
 static inline uint64_t udma_s2m_cayman_s2m_q_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_CFG_OFFSET;
 }
 /**
- * Field cfg.axi_awcache_hdr bits 3:0 (RW, reset 0x3). AXI AWCACHE for header writes.
+ * Field cfg.axi_awcache_hdr bits 3:0 (RW). AXI AWCACHE for header writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bp 0u
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm 0x0000000fu
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bw 4u
-#define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_reset 0x3u
 static inline uint32_t udma_s2m_cayman_s2m_q_cfg_axi_awcache_hdr_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) >> UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bp);
 }
@@ -4029,14 +4038,15 @@ static inline uint32_t udma_s2m_cayman_s2m_q_cfg_axi_awcache_hdr_set(uint32_t re
     return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bp) & UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm));
 }
 /**
- * Field cfg.axi_awcache_data bits 7:4 (RW, reset 0x3). AXI AWCACHE for data writes.
+ * Field cfg.axi_awcache_data bits 7:4 (RW). AXI AWCACHE for data writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bp 4u
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bm 0x000000f0u
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bw 4u
-#define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_reset 0x3u
 static inline uint32_t udma_s2m_cayman_s2m_q_cfg_axi_awcache_data_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bm) >> UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bp);
 }
@@ -6422,33 +6432,37 @@ static inline uint32_t udma_s2m_mariana_s2m_q_desc_pref_cfg_fifo_start_addr_set(
 }
 
 /**
- * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000033. Queue configuration, Cayman
+ * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000000. Queue configuration, Cayman
  * layout: start/stop the queue (en_pref + en_stream), the per-queue AXI overrides, and three
- * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000033 (the three
- * awcache fields = 3); the fields the page gives no reset for read 0 off that word (the index also
- * gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row, read from the Mariana
- * per-field CSR, has this same layout (AXI_qos[30:28], cmpl_force_full_line[31]). Maverick moves
- * cmpl_force_full_line to bit 18, widens AXI_qos to [31:28] and adds hint/drop bits: its own copy
- * of cfg.
+ * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000000: the kernel
+ * driver's S2M_CFG_RESET_VALUE (3<<24), the hardware reset it caches for every S2M queue and writes
+ * back, with the enable bits, when it enables the queue; the driver outranks the pages. The pages
+ * give 0x03000033 (axi_awcache_hdr and axi_awcache_data also 3): conflict s2m_q_cfg_reset, so those
+ * two fields state no reset of their own. The fields the page gives no reset for read 0 off the
+ * word (the index also gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row,
+ * read from the Mariana per-field CSR, has this same layout (AXI_qos[30:28],
+ * cmpl_force_full_line[31]). Maverick moves cmpl_force_full_line to bit 18, widens AXI_qos to
+ * [31:28] and adds hint/drop bits: its own copy of cfg.
  *
  * Bits no source names: mask 0x006cff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_OFFSET 0x20u
-#define UDMA_S2M_MARIANA_S2M_Q_CFG_RESET 0x03000033u
+#define UDMA_S2M_MARIANA_S2M_Q_CFG_RESET 0x03000000u
 static inline uint64_t udma_s2m_mariana_s2m_q_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_CFG_OFFSET;
 }
 /**
- * Field cfg.axi_awcache_hdr bits 3:0 (RW, reset 0x3). AXI AWCACHE for header writes.
+ * Field cfg.axi_awcache_hdr bits 3:0 (RW). AXI AWCACHE for header writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp 0u
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm 0x0000000fu
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bw 4u
-#define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_reset 0x3u
 static inline uint32_t udma_s2m_mariana_s2m_q_cfg_axi_awcache_hdr_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) >> UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp);
 }
@@ -6456,14 +6470,15 @@ static inline uint32_t udma_s2m_mariana_s2m_q_cfg_axi_awcache_hdr_set(uint32_t r
     return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp) & UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm));
 }
 /**
- * Field cfg.axi_awcache_data bits 7:4 (RW, reset 0x3). AXI AWCACHE for data writes.
+ * Field cfg.axi_awcache_data bits 7:4 (RW). AXI AWCACHE for data writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp 4u
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm 0x000000f0u
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bw 4u
-#define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_reset 0x3u
 static inline uint32_t udma_s2m_mariana_s2m_q_cfg_axi_awcache_data_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm) >> UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp);
 }
