@@ -1250,3 +1250,25 @@ fn s2m_q_cfg_resets_to_the_drivers_3_shl_24_with_the_pages_0x03000033_a_conflict
     assert_eq!(r.reset, Some(0xe304_0033));
 }
 
+#[test]
+fn every_app_engine_status_register_is_a_16_bit_queue_bitmap() {
+    // CSR — UDMA_GEN + GEN_EX + TDMA_MODEL §5.3: "`app_engine_status` — per-queue inflight
+    // bitmaps (one bit per queue, `[15:0]`)", the five rows at +0x00, +0x04, +0x08, +0x0c,
+    // +0x20, all RW; the CSR index §3.7 row for dre_packets_inflight: "`0x604` | — | `15:0`".
+    for (name, at) in [
+        ("cme_packets_inflight", 0x600),
+        ("dre_packets_inflight", 0x604),
+        ("cce_packets_inflight", 0x608),
+        ("ats_packets_inflight", 0x60c),
+        ("dmb_packets_inflight", 0x620),
+    ] {
+        assert_eq!(
+            absolute("TDMA_MODEL", "app_engine_status", name, "cayman"),
+            at
+        );
+        let r = register("TDMA_MODEL", "app_engine_status", name, "cayman");
+        assert_eq!(r.fields.len(), 1, "{name}");
+        let f = &r.fields[0];
+        assert_eq!((f.lsb, f.width, f.access), (0, 16, "RW"), "{name}");
+    }
+}
