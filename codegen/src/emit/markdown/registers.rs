@@ -324,9 +324,8 @@ impl<'m> Pages<'m> {
                 names.push(&b.name);
                 let held: Vec<&Entry> = all.iter().filter(|e| e.bundle == b.name).collect();
                 if !held.is_empty() {
-                    let decls: Vec<&Bundle> = (f.bundles.iter())
-                        .filter(|x| x.name == b.name)
-                        .collect();
+                    let decls: Vec<&Bundle> =
+                        (f.bundles.iter()).filter(|x| x.name == b.name).collect();
                     let path = format!("{DIR}/{}.md", bundle_page(f, &b.name));
                     out.push((path, self.bundle_page(f, &decls, &held)));
                 }
