@@ -1146,3 +1146,129 @@ fn sunda_m2s_is_caymans_without_the_six_nc3_registers() {
     assert_eq!(reset("AXI_M2S", "ostand_cfg", "sunda"), Some(0x2020_2040));
     assert_eq!(reset("AXI_M2S", "ostand_cfg", "cayman"), Some(0x2040_2040));
 }
+
+/// The layout of bundle `name` of `file` on `arch` (a bundle laid out per generation has one
+/// declaration per layout).
+fn bundle_on(file: &str, name: &str, arch: &str) -> &'static BundleMeta {
+    (regfile(file).bundles.iter())
+        .find(|b| b.name == name && b.archs.contains(&arch))
+        .unwrap_or_else(|| panic!("{file} has no bundle {name} on {arch}"))
+}
+
+#[test]
+fn maverick_udma_gen_bundles_sit_where_the_al_udma_map_puts_them() {
+    // The al_udma Hardware DMA Engine §1.5, the `al_udma_gen_regs.json` bundle map:
+    // "| `0x2100` | `DMA_misc` |", "| `0x2200` | `Mailbox[4]` |", "| `0x2300` | `AXI` |",
+    // "| `0x2560` | `vmid` |", "| `0x2580`/`0x25a0` | `axi_master_shaper` / `axi_slave_shaper` |",
+    // "| `0x2600` | `VMADDR[NUM_OF_Q]` |", "| `0x2900` | `axi_error_detection_table[...]` |",
+    // "| `0x3400` | `pmu` |", "| `0x3500` | `INTC_shadow_access` |",
+    // "| `0x3700` | `axi_outstanding_cnt[NUM_OF_Q]` |", "| `0x3c80` | `axi_queue[NUM_OF_Q]` |",
+    // "| `0x3f00` | `queue_mapping` |"; §1.1 "`M2S_Q[NUM_OF_Q]` | the 16 per-queue ring banks",
+    // so NUM_OF_Q = 16. NUM_OF_AXI_GENERATOR has no value on the page: 7 is the Cayman count
+    // (CSR — UDMA_GEN §3.1 "| `0x02900` | `0x02ac0` | 7 | 64 | 16 |"), carried as inferred.
+    let map = [
+        ("DMA_misc", 0x2100, 1),
+        ("Mailbox", 0x2200, 4),
+        ("AXI", 0x2300, 1),
+        ("vmid", 0x2560, 1),
+        ("axi_master_shaper", 0x2580, 1),
+        ("axi_slave_shaper", 0x25a0, 1),
+        ("VMADDR", 0x2600, 16),
+        ("axi_error_detection_table", 0x2900, 7),
+        ("pmu", 0x3400, 1),
+        ("INTC_shadow_access", 0x3500, 1),
+        ("axi_outstanding_cnt", 0x3700, 16),
+        ("axi_queue", 0x3c80, 16),
+        ("queue_mapping", 0x3f00, 1),
+    ];
+    for (name, offset, count) in map {
+        let b = bundle_on("UDMA_GEN", name, "maverick");
+        assert_eq!((b.offset, b.count), (offset, count), "{name}");
+        // Each lies below the next base the map lists (the window ends at 0x4000).
+        assert!(
+            b.offset + (b.count - 1) * b.stride + b.size <= 0x4000,
+            "{name}"
+        );
+    }
+    let on_maverick =
+        (regfile("UDMA_GEN").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
+    assert_eq!(on_maverick.count(), map.len());
+    // Moved on Maverick, against CSR — UDMA_GEN §3.1: "| `0x02500` | `0x02504` | 1 | 4 | 1 |
+    // `vmid`", "| `0x02700` | `0x028c0` | 16 | 28 | 7 | `axi_outstanding_cnt[16]`",
+    // "| `0x02c00` | `0x02cc0` | 16 | 12 | 3 | `axi_queue[16]`".
+    for (name, cayman, maverick) in [
+        ("vmid", 0x2500, 0x2560),
+        ("axi_outstanding_cnt", 0x2700, 0x3700),
+        ("axi_queue", 0x2c00, 0x3c80),
+    ] {
+        assert_eq!(bundle_on("UDMA_GEN", name, "cayman").offset, cayman);
+        assert_eq!(bundle_on("UDMA_GEN", name, "maverick").offset, maverick);
+    }
+    // §1.5 lists no Cayman-only bundle: the interrupt blocks are not placed on Maverick.
+    let b = bundle("UDMA_GEN", "int_ctrl0");
+    assert!(!b.archs.contains(&"maverick"));
+}
+
+#[test]
+fn maverick_s2m_has_its_three_extra_bundles_inside_its_0x38000_window() {
+    // The al_udma Hardware DMA Engine §1.2: "`SizeInBytes = 0x38000` (Maverick; Cayman/Mariana
+    // 0x18000), 12 bundles", "| `0x700`/`0x900` | `S2M_shadow_access` / `S2M_resp_err` |",
+    // "| `0x1000` | `S2M_Q[NUM_OF_Q]` |", "| `0x33000` | `S2M_DYN_MTU` |"; Descriptor + Ring
+    // Field-Table Reference §6: "| `S2M_resp_err` | `0x900` |", "| `S2M_DYN_MTU` | `0x33000` |".
+    // The sizes are the gaps to the next base (0x900, 0x1000) and to the window end.
+    for (name, offset, end) in [
+        ("S2M_shadow_access", 0x700, 0x900),
+        ("S2M_resp_err", 0x900, 0x1000),
+        ("S2M_DYN_MTU", 0x33000, 0x38000),
+    ] {
+        let b = bundle_on("UDMA_S2M", name, "maverick");
+        assert_eq!((b.offset, b.offset + b.size), (offset, end), "{name}");
+        assert_eq!(b.archs, ["maverick"], "{name}");
+    }
+    let on_maverick =
+        (regfile("UDMA_S2M").bundles.iter()).filter(|b| b.archs.contains(&"maverick"));
+    assert_eq!(on_maverick.count(), 12);
+}
+
+#[test]
+fn s2m_q_cfg_resets_to_the_drivers_3_shl_24_with_the_pages_0x03000033_a_conflict() {
+    // udma_main.c:164 "#define S2M_CFG_RESET_VALUE (3<<24)", the hardware reset the driver
+    // caches for each S2M queue (:181).
+    for arch in ["sunda", "cayman", "mariana"] {
+        let r = register("UDMA_S2M", "S2M_Q", "cfg", arch);
+        assert_eq!(r.reset, Some(0x0300_0000), "{arch}");
+        // The pages' awcache_hdr / awcache_data reset 3 is the conflict's other reading, so
+        // those fields state none of their own.
+        for f in ["axi_awcache_hdr", "axi_awcache_data"] {
+            assert_eq!(field(r, f, arch).reset, None, "{f} on {arch}");
+        }
+        assert_eq!(field(r, "axi_awcache_comp", arch).reset, Some(3));
+    }
+    // CSR — UDMA S2M §7: "| `S2M_Q.cfg`@0x1020 | `0x03000033` | `0xe3040033` |": Maverick's
+    // word, of which the driver says nothing.
+    let r = register("UDMA_S2M", "S2M_Q", "cfg", "maverick");
+    assert_eq!(r.reset, Some(0xe304_0033));
+}
+
+#[test]
+fn every_app_engine_status_register_is_a_16_bit_queue_bitmap() {
+    // CSR — UDMA_GEN + GEN_EX + TDMA_MODEL §5.3: "`app_engine_status` — per-queue inflight
+    // bitmaps (one bit per queue, `[15:0]`)", the five rows at +0x00, +0x04, +0x08, +0x0c,
+    // +0x20, all RW; the CSR index §3.7 row for dre_packets_inflight: "`0x604` | — | `15:0`".
+    for (name, at) in [
+        ("cme_packets_inflight", 0x600),
+        ("dre_packets_inflight", 0x604),
+        ("cce_packets_inflight", 0x608),
+        ("ats_packets_inflight", 0x60c),
+        ("dmb_packets_inflight", 0x620),
+    ] {
+        assert_eq!(
+            absolute("TDMA_MODEL", "app_engine_status", name, "cayman"),
+            at
+        );
+        let r = register("TDMA_MODEL", "app_engine_status", name, "cayman");
+        assert_eq!(r.fields.len(), 1, "{name}");
+        let f = &r.fields[0];
+        assert_eq!((f.lsb, f.width, f.access), (0, 16, "RW"), "{name}");
+    }
+}

@@ -9668,6 +9668,26 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  */
 
 /**
+ * Conflict `s2m_q_cfg_reset` (about UDMA_S2M.S2M_Q.cfg, UDMA_S2M.S2M_Q.cfg.axi_awcache_hdr,
+ * UDMA_S2M.S2M_Q.cfg.axi_awcache_data): The reset of S2M_Q.cfg on Cayman (and Sunda/Mariana, which
+ * share its layout). The kernel driver's S2M_CFG_RESET_VALUE is 3<<24 = 0x03000000:
+ * axi_awcache_comp 3, every other bit 0. The S2M page's per-gen table gives 0x03000033 and its cfg
+ * row, like the al_udma page's §2.2 row, gives axi_awcache_hdr[3:0] and axi_awcache_data[7:4] reset
+ * 3 as well. The driver leads (compiled and shipped; it caches the value as the hardware reset and
+ * writes it back with the enable bits when it enables a queue, so a queue it brings up holds 0 in
+ * both nibbles). Not settled by either source: the driver's S2M constant equals its
+ * M2S_CFG_RESET_VALUE, where M2S cfg has no header or data AWCACHE field. Maverick's word
+ * (0xe3040033, the field tables) is not in dispute: the driver says nothing of Maverick.
+ *
+ * Reading `driver_3_shl_24`: 0x03000000 (the spec's value). [COMPILED] Evidence: aws-neuron-driver
+ * §udma/udma_main.c.
+ *
+ * Reading `pages_0x03000033`: 0x03000033: axi_awcache_hdr, axi_awcache_data and axi_awcache_comp
+ * all 3. [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §7; wiki-csr-udma-s2m §Per-queue config /
+ * status / control; wiki-udma-hw-engine §2.2.
+ */
+
+/**
  * Conflict `s2m_rcrbp_high_presence` (about UDMA_S2M.S2M_Q.RCRBP_high): Whether S2M_Q has
  * RCRBP_high. The descriptor model's per-queue table (from arch-headers/cayman/udma_s2m.h) lists
  * *CRBP_HIGH at 0x1048 for M2S and marks the S2M column absent; the S2M CSR page (Cayman schema),

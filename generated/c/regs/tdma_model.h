@@ -655,7 +655,10 @@ static inline uint64_t tdma_model_cayman_notific_cfg_fabric_trigger_addr(uint64_
  * application engines (one bit per queue in [15:0]): CME, DRE (the strided transpose engine), CCE
  * (compute/decompress), ATS (address translation), and packets carrying a DMB / write barrier. All
  * five are RW in the Cayman JSON (readable status with a writable shadow), although commonly
- * formatted as RO. The page gives the bits but names no field, so none is declared.
+ * formatted as RO. The pages give each register's bits ([15:0], one bit per queue; the CSR index's
+ * dre_packets_inflight row leaves the field-name column empty) but name no field: each has one
+ * 16-bit field named inflight by the spec (MED/INFERRED for the name; bits and access
+ * HIGH/OBSERVED).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -672,7 +675,7 @@ static inline uint64_t tdma_model_cayman_app_engine_status_addr(uint64_t base) {
  * Register cme_packets_inflight at bundle offset 0x0: RW, 32 bits. CME packets in flight, one bit
  * per queue ([15:0]).
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -680,12 +683,27 @@ static inline uint64_t tdma_model_cayman_app_engine_status_addr(uint64_t base) {
 static inline uint64_t tdma_model_cayman_app_engine_status_cme_packets_inflight_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_OFFSET + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_OFFSET;
 }
+/**
+ * Field cme_packets_inflight.inflight bits 15:0 (RW). Bit i: queue i has CME packets in flight. The
+ * pages give the bits, not a name: inflight is the spec's name for the one field.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bp 0u
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bm 0x0000ffffu
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bw 16u
+static inline uint32_t tdma_model_cayman_app_engine_status_cme_packets_inflight_inflight_get(uint32_t reg) {
+    return (uint32_t)((reg & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bm) >> TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bp);
+}
+static inline uint32_t tdma_model_cayman_app_engine_status_cme_packets_inflight_inflight_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bm) | ((uint32_t)(v << TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bp) & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CME_PACKETS_INFLIGHT_INFLIGHT_bm));
+}
 
 /**
  * Register dre_packets_inflight at bundle offset 0x4: RW, 32 bits. DRE (transpose) packets in
  * flight, one bit per queue ([15:0]).
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -693,12 +711,27 @@ static inline uint64_t tdma_model_cayman_app_engine_status_cme_packets_inflight_
 static inline uint64_t tdma_model_cayman_app_engine_status_dre_packets_inflight_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_OFFSET + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_OFFSET;
 }
+/**
+ * Field dre_packets_inflight.inflight bits 15:0 (RW). Bit i: queue i has DRE (transpose) packets in
+ * flight. The pages give the bits, not a name: inflight is the spec's name for the one field.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bp 0u
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bm 0x0000ffffu
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bw 16u
+static inline uint32_t tdma_model_cayman_app_engine_status_dre_packets_inflight_inflight_get(uint32_t reg) {
+    return (uint32_t)((reg & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bm) >> TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bp);
+}
+static inline uint32_t tdma_model_cayman_app_engine_status_dre_packets_inflight_inflight_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bm) | ((uint32_t)(v << TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bp) & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DRE_PACKETS_INFLIGHT_INFLIGHT_bm));
+}
 
 /**
  * Register cce_packets_inflight at bundle offset 0x8: RW, 32 bits. CCE (compute/decompress) packets
  * in flight, one bit per queue ([15:0]).
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -706,13 +739,29 @@ static inline uint64_t tdma_model_cayman_app_engine_status_dre_packets_inflight_
 static inline uint64_t tdma_model_cayman_app_engine_status_cce_packets_inflight_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_OFFSET + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_OFFSET;
 }
+/**
+ * Field cce_packets_inflight.inflight bits 15:0 (RW). Bit i: queue i has CCE (compute/decompress)
+ * packets in flight. The pages give the bits, not a name: inflight is the spec's name for the one
+ * field.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bp 0u
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bm 0x0000ffffu
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bw 16u
+static inline uint32_t tdma_model_cayman_app_engine_status_cce_packets_inflight_inflight_get(uint32_t reg) {
+    return (uint32_t)((reg & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bm) >> TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bp);
+}
+static inline uint32_t tdma_model_cayman_app_engine_status_cce_packets_inflight_inflight_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bm) | ((uint32_t)(v << TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bp) & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_CCE_PACKETS_INFLIGHT_INFLIGHT_bm));
+}
 
 /**
  * Register ats_packets_inflight at bundle offset 0xc: RW, 32 bits. ATS (address-translation)
  * packets in flight, one bit per queue ([15:0]). ATS has no schema of its own here; this register
  * is its only binding.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -720,18 +769,50 @@ static inline uint64_t tdma_model_cayman_app_engine_status_cce_packets_inflight_
 static inline uint64_t tdma_model_cayman_app_engine_status_ats_packets_inflight_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_OFFSET + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_OFFSET;
 }
+/**
+ * Field ats_packets_inflight.inflight bits 15:0 (RW). Bit i: queue i has ATS (address-translation)
+ * packets in flight. The pages give the bits, not a name: inflight is the spec's name for the one
+ * field.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bp 0u
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bm 0x0000ffffu
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bw 16u
+static inline uint32_t tdma_model_cayman_app_engine_status_ats_packets_inflight_inflight_get(uint32_t reg) {
+    return (uint32_t)((reg & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bm) >> TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bp);
+}
+static inline uint32_t tdma_model_cayman_app_engine_status_ats_packets_inflight_inflight_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bm) | ((uint32_t)(v << TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bp) & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_ATS_PACKETS_INFLIGHT_INFLIGHT_bm));
+}
 
 /**
  * Register dmb_packets_inflight at bundle offset 0x20: RW, 32 bits. Packets carrying a DMB / write
  * barrier in flight, one bit per queue ([15:0]).
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_OFFSET 0x20u
 static inline uint64_t tdma_model_cayman_app_engine_status_dmb_packets_inflight_addr(uint64_t base) {
     return base + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_OFFSET + TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_OFFSET;
+}
+/**
+ * Field dmb_packets_inflight.inflight bits 15:0 (RW). Bit i: queue i has DMB / write-barrier
+ * packets in flight. The pages give the bits, not a name: inflight is the spec's name for the one
+ * field.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bp 0u
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bm 0x0000ffffu
+#define TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bw 16u
+static inline uint32_t tdma_model_cayman_app_engine_status_dmb_packets_inflight_inflight_get(uint32_t reg) {
+    return (uint32_t)((reg & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bm) >> TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bp);
+}
+static inline uint32_t tdma_model_cayman_app_engine_status_dmb_packets_inflight_inflight_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bm) | ((uint32_t)(v << TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bp) & TDMA_MODEL_CAYMAN_APP_ENGINE_STATUS_DMB_PACKETS_INFLIGHT_INFLIGHT_bm));
 }
 
 /**

@@ -11,18 +11,27 @@
  * names at a known or derivable offset. Sunda carries an older revision of the same IP: the page
  * names four differences (revision resets, rst_counters access, pmu.tx_data widths, and 'a few
  * axi_queue/other field access types' it does not list), held here as Sunda twins; Mariana is
- * byte-identical to Cayman. Maverick (v5) has no schema in the corpus.
+ * byte-identical to Cayman. Maverick (v5): the GEN page has no v5 schema, but the al_udma page §1.5
+ * gives the Maverick RTL regdef al_udma_gen_regs.json (same 0x4000 window): 24 bundles, of which it
+ * lists 13 with their bases and none of their registers. They are declared as maverick-only bundles
+ * without registers: six at Cayman's bases (DMA_misc, Mailbox[4], AXI, VMADDR[16],
+ * axi_error_detection_table, pmu), three moved (vmid 0x2500 -> 0x2560, axi_outstanding_cnt[16]
+ * 0x2700 -> 0x3700, axi_queue[16] 0x2c00 -> 0x3c80) and four new (axi_master_shaper 0x2580,
+ * axi_slave_shaper 0x25a0, INTC_shadow_access 0x3500, queue_mapping 0x3f00); sizes and strides are
+ * inferred (see each bundle). The page does not say which 11 bundles it leaves out nor that any
+ * bundle keeps Cayman's registers, so Cayman's bundles carry arch sunda/cayman/mariana.
  *
- * Architectures: sunda, cayman, mariana. Each has its own section of macros and helpers prefixed
- * `UDMA_GEN_<ARCH>_` (functions in lower case). Offsets of bundles are from the file's base,
- * offsets of registers from their bundle's base; `_bp`, `_bm`, `_bw` and `_reset` are a field's bit
- * position, mask in place, width and reset.
+ * Architectures: sunda, cayman, mariana, maverick. Each has its own section of macros and helpers
+ * prefixed `UDMA_GEN_<ARCH>_` (functions in lower case). Offsets of bundles are from the file's
+ * base, offsets of registers from their bundle's base; `_bp`, `_bm`, `_bw` and `_reset` are a
+ * field's bit position, mask in place, width and reset.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  *
- * Evidence: wiki-csr-udma-gen §1. The three blocks at a glance; wiki-csr-udma-gen §2. How the five
- * blocks compose into one SDMA channel; wiki-csr-udma-gen §6. Cross-generation divergence;
- * wiki-csr-index §4. Per-gen CSR applicability. Spec: registers/udma_gen.toml.
+ * Evidence: wiki-udma-hw-engine §1.5; wiki-udma-hw-engine §8. Confidence summary; wiki-csr-udma-gen
+ * §1. The three blocks at a glance; wiki-csr-udma-gen §2. How the five blocks compose into one SDMA
+ * channel; wiki-csr-udma-gen §6. Cross-generation divergence; wiki-csr-index §4. Per-gen CSR
+ * applicability. Spec: registers/udma_gen.toml.
  */
 #ifndef DMASPEC_REGS_UDMA_GEN_H
 #define DMASPEC_REGS_UDMA_GEN_H
@@ -8460,6 +8469,239 @@ static inline uint64_t udma_gen_mariana_spare_reg_ones0_addr(uint64_t base) {
 #define UDMA_GEN_MARIANA_SPARE_REG_ONES1_OFFSET 0xcu
 static inline uint64_t udma_gen_mariana_spare_reg_ones1_addr(uint64_t base) {
     return base + UDMA_GEN_MARIANA_SPARE_REG_OFFSET + UDMA_GEN_MARIANA_SPARE_REG_ONES1_OFFSET;
+}
+
+/* ---- UDMA_GEN on maverick: 13 bundles ---- */
+
+/**
+ * Bundle DMA_misc on maverick at 0x2100 (0x100 bytes). Maverick: misc channel config at Cayman's
+ * base. The page counts 9 registers, the count Cayman's schema gives for its DMA_misc (int_cfg,
+ * revision, general_cfg_1..5, abort_ctl, bw_bug_fixes), but does not name them: The page gives no
+ * register of it, so none is declared for Maverick, and the Cayman registers are not carried over.
+ * Base HIGH/OBSERVED; size carried from the Cayman schema's BundleSizeInBytes for the same-named
+ * bundle, which ends at or before the next base the Maverick map lists (inferred).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_DMA_MISC_OFFSET 0x2100u
+#define UDMA_GEN_MAVERICK_DMA_MISC_SIZE 0x100u
+#define UDMA_GEN_MAVERICK_DMA_MISC_COUNT 1u
+#define UDMA_GEN_MAVERICK_DMA_MISC_STRIDE 0x100u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_dma_misc_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_DMA_MISC_OFFSET;
+}
+
+/**
+ * Bundle Mailbox on maverick at 0x2200 (an array of 4 elements of 0x40 bytes, 0x40 apart).
+ * Maverick: the cross-DMA mailbox at Cayman's base, 4 instances (the page's [4]). The page gives no
+ * register of it, so none is declared for Maverick. Base and count HIGH/OBSERVED; stride and size
+ * 64 inferred: Cayman's BundleSizeInBytes, and the 0x100 gap to the AXI bundle divided by 4 gives
+ * the same.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_MAILBOX_OFFSET 0x2200u
+#define UDMA_GEN_MAVERICK_MAILBOX_SIZE 0x40u
+#define UDMA_GEN_MAVERICK_MAILBOX_COUNT 4u
+#define UDMA_GEN_MAVERICK_MAILBOX_STRIDE 0x40u
+/** Element `i` of the bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_mailbox_addr(uint64_t base, uint64_t i) {
+    return base + UDMA_GEN_MAVERICK_MAILBOX_OFFSET + i * UDMA_GEN_MAVERICK_MAILBOX_STRIDE;
+}
+
+/**
+ * Bundle AXI on maverick at 0x2300 (0x100 bytes). Maverick: the channel AXI-master config at
+ * Cayman's base. The page gives no register of it, so none is declared for Maverick. Base
+ * HIGH/OBSERVED; size carried from the Cayman schema's BundleSizeInBytes for the same-named bundle,
+ * which ends at or before the next base the Maverick map lists (inferred).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_AXI_OFFSET 0x2300u
+#define UDMA_GEN_MAVERICK_AXI_SIZE 0x100u
+#define UDMA_GEN_MAVERICK_AXI_COUNT 1u
+#define UDMA_GEN_MAVERICK_AXI_STRIDE 0x100u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_axi_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_AXI_OFFSET;
+}
+
+/**
+ * Bundle vmid on maverick at 0x2560 (0x4 bytes). Maverick: the global VMID config, moved from
+ * Cayman's 0x2500 to 0x2560. The page gives no register of it, so none is declared for Maverick
+ * (the page does not say it is still Cayman's single cfg_vmid_0). Base HIGH/OBSERVED; size carried
+ * from the Cayman schema's BundleSizeInBytes for the same-named bundle, which ends at or before the
+ * next base the Maverick map lists (inferred).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_VMID_OFFSET 0x2560u
+#define UDMA_GEN_MAVERICK_VMID_SIZE 0x4u
+#define UDMA_GEN_MAVERICK_VMID_COUNT 1u
+#define UDMA_GEN_MAVERICK_VMID_STRIDE 0x4u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_vmid_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_VMID_OFFSET;
+}
+
+/**
+ * Bundle axi_master_shaper on maverick at 0x2580 (0x20 bytes). Maverick-only AXI-master bandwidth
+ * shaper; not in the Cayman 22-bundle schema. The page gives no register of it, so none is declared
+ * for Maverick. Base HIGH/OBSERVED; the size is inferred as the gap to the next base the page lists
+ * (axi_slave_shaper at 0x25a0).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_AXI_MASTER_SHAPER_OFFSET 0x2580u
+#define UDMA_GEN_MAVERICK_AXI_MASTER_SHAPER_SIZE 0x20u
+#define UDMA_GEN_MAVERICK_AXI_MASTER_SHAPER_COUNT 1u
+#define UDMA_GEN_MAVERICK_AXI_MASTER_SHAPER_STRIDE 0x20u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_axi_master_shaper_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_AXI_MASTER_SHAPER_OFFSET;
+}
+
+/**
+ * Bundle axi_slave_shaper on maverick at 0x25a0 (0x60 bytes). Maverick-only AXI-slave bandwidth
+ * shaper; not in the Cayman 22-bundle schema. The page gives no register of it, so none is declared
+ * for Maverick. Base HIGH/OBSERVED; the size is inferred as the gap to the next base the page lists
+ * (VMADDR at 0x2600).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_AXI_SLAVE_SHAPER_OFFSET 0x25a0u
+#define UDMA_GEN_MAVERICK_AXI_SLAVE_SHAPER_SIZE 0x60u
+#define UDMA_GEN_MAVERICK_AXI_SLAVE_SHAPER_COUNT 1u
+#define UDMA_GEN_MAVERICK_AXI_SLAVE_SHAPER_STRIDE 0x60u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_axi_slave_shaper_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_AXI_SLAVE_SHAPER_OFFSET;
+}
+
+/**
+ * Bundle VMADDR on maverick at 0x2600 (an array of 16 elements of 0x10 bytes, 0x10 apart).
+ * Maverick: the coarse per-queue VM address base at Cayman's base, one instance per queue (NUM_OF_Q
+ * = 16). The page gives no register of it, so none is declared for Maverick. Base and count
+ * HIGH/OBSERVED; stride and size 16 carried from the Cayman schema (inferred), ending at 0x2700 as
+ * Cayman's does.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_VMADDR_OFFSET 0x2600u
+#define UDMA_GEN_MAVERICK_VMADDR_SIZE 0x10u
+#define UDMA_GEN_MAVERICK_VMADDR_COUNT 16u
+#define UDMA_GEN_MAVERICK_VMADDR_STRIDE 0x10u
+/** Element `i` of the bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_vmaddr_addr(uint64_t base, uint64_t i) {
+    return base + UDMA_GEN_MAVERICK_VMADDR_OFFSET + i * UDMA_GEN_MAVERICK_VMADDR_STRIDE;
+}
+
+/**
+ * Bundle axi_error_detection_table on maverick at 0x2900 (an array of 7 elements of 0x40 bytes,
+ * 0x40 apart). Maverick: the AXI-error address-range table at Cayman's base, NUM_OF_AXI_GENERATOR
+ * instances. The page gives no register of it, so none is declared for Maverick. Base
+ * HIGH/OBSERVED; the page does not give NUM_OF_AXI_GENERATOR's value, so count 7, stride and size
+ * 64 are Cayman's (inferred).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_AXI_ERROR_DETECTION_TABLE_OFFSET 0x2900u
+#define UDMA_GEN_MAVERICK_AXI_ERROR_DETECTION_TABLE_SIZE 0x40u
+#define UDMA_GEN_MAVERICK_AXI_ERROR_DETECTION_TABLE_COUNT 7u
+#define UDMA_GEN_MAVERICK_AXI_ERROR_DETECTION_TABLE_STRIDE 0x40u
+/** Element `i` of the bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_axi_error_detection_table_addr(uint64_t base, uint64_t i) {
+    return base + UDMA_GEN_MAVERICK_AXI_ERROR_DETECTION_TABLE_OFFSET + i * UDMA_GEN_MAVERICK_AXI_ERROR_DETECTION_TABLE_STRIDE;
+}
+
+/**
+ * Bundle pmu on maverick at 0x3400 (0x10 bytes). Maverick: the performance-monitor thresholds at
+ * Cayman's base. The page gives no register of it, so none is declared for Maverick. Base
+ * HIGH/OBSERVED; size carried from the Cayman schema's BundleSizeInBytes for the same-named bundle,
+ * which ends at or before the next base the Maverick map lists (inferred).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_PMU_OFFSET 0x3400u
+#define UDMA_GEN_MAVERICK_PMU_SIZE 0x10u
+#define UDMA_GEN_MAVERICK_PMU_COUNT 1u
+#define UDMA_GEN_MAVERICK_PMU_STRIDE 0x10u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_pmu_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_PMU_OFFSET;
+}
+
+/**
+ * Bundle INTC_shadow_access on maverick at 0x3500 (0x200 bytes). Maverick-only per-engine
+ * interrupt-controller (shadow) access window; not in the Cayman 22-bundle schema. The page gives
+ * no register of it, so none is declared for Maverick. Base HIGH/OBSERVED; the size is inferred as
+ * the gap to the next base the page lists (axi_outstanding_cnt at 0x3700).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_INTC_SHADOW_ACCESS_OFFSET 0x3500u
+#define UDMA_GEN_MAVERICK_INTC_SHADOW_ACCESS_SIZE 0x200u
+#define UDMA_GEN_MAVERICK_INTC_SHADOW_ACCESS_COUNT 1u
+#define UDMA_GEN_MAVERICK_INTC_SHADOW_ACCESS_STRIDE 0x200u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_intc_shadow_access_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_INTC_SHADOW_ACCESS_OFFSET;
+}
+
+/**
+ * Bundle axi_outstanding_cnt on maverick at 0x3700 (an array of 16 elements of 0x1c bytes, 0x1c
+ * apart). Maverick: the per-queue AXI outstanding counters, moved from Cayman's 0x2700 to 0x3700,
+ * one instance per queue (NUM_OF_Q = 16). The page gives no register of it, so none is declared for
+ * Maverick (the page does not say they are still Cayman's seven). Base and count HIGH/OBSERVED;
+ * stride and size 28 carried from the Cayman schema (inferred), ending at 0x38c0, below the next
+ * listed base 0x3c80.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_AXI_OUTSTANDING_CNT_OFFSET 0x3700u
+#define UDMA_GEN_MAVERICK_AXI_OUTSTANDING_CNT_SIZE 0x1cu
+#define UDMA_GEN_MAVERICK_AXI_OUTSTANDING_CNT_COUNT 16u
+#define UDMA_GEN_MAVERICK_AXI_OUTSTANDING_CNT_STRIDE 0x1cu
+/** Element `i` of the bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_axi_outstanding_cnt_addr(uint64_t base, uint64_t i) {
+    return base + UDMA_GEN_MAVERICK_AXI_OUTSTANDING_CNT_OFFSET + i * UDMA_GEN_MAVERICK_AXI_OUTSTANDING_CNT_STRIDE;
+}
+
+/**
+ * Bundle axi_queue on maverick at 0x3c80 (an array of 16 elements of 0xc bytes, 0xc apart).
+ * Maverick: the per-queue AXI-error state and masks, moved from Cayman's 0x2c00 to 0x3c80, one
+ * instance per queue (NUM_OF_Q = 16). The page gives no register of it, so none is declared for
+ * Maverick (the page does not say they are still Cayman's state_request / error_status / cfg). Base
+ * and count HIGH/OBSERVED; stride and size 12 carried from the Cayman schema (inferred), ending at
+ * 0x3d40, below the next listed base 0x3f00.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_AXI_QUEUE_OFFSET 0x3c80u
+#define UDMA_GEN_MAVERICK_AXI_QUEUE_SIZE 0xcu
+#define UDMA_GEN_MAVERICK_AXI_QUEUE_COUNT 16u
+#define UDMA_GEN_MAVERICK_AXI_QUEUE_STRIDE 0xcu
+/** Element `i` of the bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_axi_queue_addr(uint64_t base, uint64_t i) {
+    return base + UDMA_GEN_MAVERICK_AXI_QUEUE_OFFSET + i * UDMA_GEN_MAVERICK_AXI_QUEUE_STRIDE;
+}
+
+/**
+ * Bundle queue_mapping on maverick at 0x3f00 (0x100 bytes). Maverick-only queue-to-profile mapping;
+ * not in the Cayman 22-bundle schema. The page gives no register of it, so none is declared for
+ * Maverick. Base HIGH/OBSERVED; the size is inferred as the rest of the 0x4000 window (the last
+ * base the page lists).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_GEN_MAVERICK_QUEUE_MAPPING_OFFSET 0x3f00u
+#define UDMA_GEN_MAVERICK_QUEUE_MAPPING_SIZE 0x100u
+#define UDMA_GEN_MAVERICK_QUEUE_MAPPING_COUNT 1u
+#define UDMA_GEN_MAVERICK_QUEUE_MAPPING_STRIDE 0x100u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_gen_maverick_queue_mapping_addr(uint64_t base) {
+    return base + UDMA_GEN_MAVERICK_QUEUE_MAPPING_OFFSET;
 }
 
 #ifdef __cplusplus

@@ -9,12 +9,13 @@
  * singletons (AXI_S2M, S2M, S2M_rd, S2M_wr, S2M_comp, S2M_stat, S2M_feature) and the 16-queue S2M_Q
  * array at 0x1000 + i*0x1000 (the schema's BundleSizeInBytes is the decimal string "4096"). Window:
  * Cayman/Sunda/Mariana SizeInBytes 0x18000 (the AddrWidth 17 window is 0x20000); Maverick's
- * al_udma_s2m_regs.json declares 0x38000 and 12 bundles, of which this spec holds S2M_lma and the
- * 36-register Maverick S2M_Q bank but not S2M_shadow_access (0x700), S2M_resp_err (0x900) or
- * S2M_DYN_MTU (0x33000, outside 0x18000): the pages give no size or register for them. The page
- * counts 73 register definitions and tabulates 65 of them (S2M_rd lists 1 of 4, S2M_feature 1 of
- * 6); see counts. Access: the page's acc column where it gives one; registers it lists without one
- * carry an inferred access tagged MED/INFERRED or LOW/INFERRED with the reasoning.
+ * al_udma_s2m_regs.json declares 0x38000 and 12 bundles, all declared: S2M_lma, the 36-register
+ * Maverick S2M_Q bank, and S2M_shadow_access (0x700), S2M_resp_err (0x900) and S2M_DYN_MTU
+ * (0x33000, outside 0x18000) without registers (the pages give none) and with sizes inferred from
+ * the next base. The page counts 73 register definitions and tabulates 65 of them (S2M_rd lists 1
+ * of 4, S2M_feature 1 of 6); see counts. Access: the page's acc column where it gives one;
+ * registers it lists without one carry an inferred access tagged MED/INFERRED or LOW/INFERRED with
+ * the reasoning.
  *
  * Architectures: sunda, cayman, mariana, maverick. Each has its own section of macros and helpers
  * prefixed `UDMA_S2M_<ARCH>_` (functions in lower case). Offsets of bundles are from the file's
@@ -1567,33 +1568,37 @@ static inline uint32_t udma_s2m_sunda_s2m_q_desc_pref_cfg_fifo_start_addr_set(ui
 }
 
 /**
- * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000033. Queue configuration, Cayman
+ * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000000. Queue configuration, Cayman
  * layout: start/stop the queue (en_pref + en_stream), the per-queue AXI overrides, and three
- * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000033 (the three
- * awcache fields = 3); the fields the page gives no reset for read 0 off that word (the index also
- * gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row, read from the Mariana
- * per-field CSR, has this same layout (AXI_qos[30:28], cmpl_force_full_line[31]). Maverick moves
- * cmpl_force_full_line to bit 18, widens AXI_qos to [31:28] and adds hint/drop bits: its own copy
- * of cfg.
+ * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000000: the kernel
+ * driver's S2M_CFG_RESET_VALUE (3<<24), the hardware reset it caches for every S2M queue and writes
+ * back, with the enable bits, when it enables the queue; the driver outranks the pages. The pages
+ * give 0x03000033 (axi_awcache_hdr and axi_awcache_data also 3): conflict s2m_q_cfg_reset, so those
+ * two fields state no reset of their own. The fields the page gives no reset for read 0 off the
+ * word (the index also gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row,
+ * read from the Mariana per-field CSR, has this same layout (AXI_qos[30:28],
+ * cmpl_force_full_line[31]). Maverick moves cmpl_force_full_line to bit 18, widens AXI_qos to
+ * [31:28] and adds hint/drop bits: its own copy of cfg.
  *
  * Bits no source names: mask 0x006cff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_OFFSET 0x20u
-#define UDMA_S2M_SUNDA_S2M_Q_CFG_RESET 0x03000033u
+#define UDMA_S2M_SUNDA_S2M_Q_CFG_RESET 0x03000000u
 static inline uint64_t udma_s2m_sunda_s2m_q_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_SUNDA_S2M_Q_OFFSET + i * UDMA_S2M_SUNDA_S2M_Q_STRIDE + UDMA_S2M_SUNDA_S2M_Q_CFG_OFFSET;
 }
 /**
- * Field cfg.axi_awcache_hdr bits 3:0 (RW, reset 0x3). AXI AWCACHE for header writes.
+ * Field cfg.axi_awcache_hdr bits 3:0 (RW). AXI AWCACHE for header writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp 0u
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm 0x0000000fu
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bw 4u
-#define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_reset 0x3u
 static inline uint32_t udma_s2m_sunda_s2m_q_cfg_axi_awcache_hdr_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) >> UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp);
 }
@@ -1601,14 +1606,15 @@ static inline uint32_t udma_s2m_sunda_s2m_q_cfg_axi_awcache_hdr_set(uint32_t reg
     return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp) & UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm));
 }
 /**
- * Field cfg.axi_awcache_data bits 7:4 (RW, reset 0x3). AXI AWCACHE for data writes.
+ * Field cfg.axi_awcache_data bits 7:4 (RW). AXI AWCACHE for data writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp 4u
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm 0x000000f0u
 #define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bw 4u
-#define UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_reset 0x3u
 static inline uint32_t udma_s2m_sunda_s2m_q_cfg_axi_awcache_data_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm) >> UDMA_S2M_SUNDA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp);
 }
@@ -3994,33 +4000,37 @@ static inline uint32_t udma_s2m_cayman_s2m_q_desc_pref_cfg_fifo_start_addr_set(u
 }
 
 /**
- * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000033. Queue configuration, Cayman
+ * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000000. Queue configuration, Cayman
  * layout: start/stop the queue (en_pref + en_stream), the per-queue AXI overrides, and three
- * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000033 (the three
- * awcache fields = 3); the fields the page gives no reset for read 0 off that word (the index also
- * gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row, read from the Mariana
- * per-field CSR, has this same layout (AXI_qos[30:28], cmpl_force_full_line[31]). Maverick moves
- * cmpl_force_full_line to bit 18, widens AXI_qos to [31:28] and adds hint/drop bits: its own copy
- * of cfg.
+ * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000000: the kernel
+ * driver's S2M_CFG_RESET_VALUE (3<<24), the hardware reset it caches for every S2M queue and writes
+ * back, with the enable bits, when it enables the queue; the driver outranks the pages. The pages
+ * give 0x03000033 (axi_awcache_hdr and axi_awcache_data also 3): conflict s2m_q_cfg_reset, so those
+ * two fields state no reset of their own. The fields the page gives no reset for read 0 off the
+ * word (the index also gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row,
+ * read from the Mariana per-field CSR, has this same layout (AXI_qos[30:28],
+ * cmpl_force_full_line[31]). Maverick moves cmpl_force_full_line to bit 18, widens AXI_qos to
+ * [31:28] and adds hint/drop bits: its own copy of cfg.
  *
  * Bits no source names: mask 0x006cff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_OFFSET 0x20u
-#define UDMA_S2M_CAYMAN_S2M_Q_CFG_RESET 0x03000033u
+#define UDMA_S2M_CAYMAN_S2M_Q_CFG_RESET 0x03000000u
 static inline uint64_t udma_s2m_cayman_s2m_q_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_CAYMAN_S2M_Q_OFFSET + i * UDMA_S2M_CAYMAN_S2M_Q_STRIDE + UDMA_S2M_CAYMAN_S2M_Q_CFG_OFFSET;
 }
 /**
- * Field cfg.axi_awcache_hdr bits 3:0 (RW, reset 0x3). AXI AWCACHE for header writes.
+ * Field cfg.axi_awcache_hdr bits 3:0 (RW). AXI AWCACHE for header writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bp 0u
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm 0x0000000fu
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bw 4u
-#define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_reset 0x3u
 static inline uint32_t udma_s2m_cayman_s2m_q_cfg_axi_awcache_hdr_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) >> UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bp);
 }
@@ -4028,14 +4038,15 @@ static inline uint32_t udma_s2m_cayman_s2m_q_cfg_axi_awcache_hdr_set(uint32_t re
     return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bp) & UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_HDR_bm));
 }
 /**
- * Field cfg.axi_awcache_data bits 7:4 (RW, reset 0x3). AXI AWCACHE for data writes.
+ * Field cfg.axi_awcache_data bits 7:4 (RW). AXI AWCACHE for data writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bp 4u
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bm 0x000000f0u
 #define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bw 4u
-#define UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_reset 0x3u
 static inline uint32_t udma_s2m_cayman_s2m_q_cfg_axi_awcache_data_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bm) >> UDMA_S2M_CAYMAN_S2M_Q_CFG_AXI_AWCACHE_DATA_bp);
 }
@@ -6421,33 +6432,37 @@ static inline uint32_t udma_s2m_mariana_s2m_q_desc_pref_cfg_fifo_start_addr_set(
 }
 
 /**
- * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000033. Queue configuration, Cayman
+ * Register cfg at bundle offset 0x20: RW, 32 bits, reset 0x03000000. Queue configuration, Cayman
  * layout: start/stop the queue (en_pref + en_stream), the per-queue AXI overrides, and three
- * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000033 (the three
- * awcache fields = 3); the fields the page gives no reset for read 0 off that word (the index also
- * gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row, read from the Mariana
- * per-field CSR, has this same layout (AXI_qos[30:28], cmpl_force_full_line[31]). Maverick moves
- * cmpl_force_full_line to bit 18, widens AXI_qos to [31:28] and adds hint/drop bits: its own copy
- * of cfg.
+ * AWCACHE fields because S2M writes completion, data and header. Reset 0x03000000: the kernel
+ * driver's S2M_CFG_RESET_VALUE (3<<24), the hardware reset it caches for every S2M queue and writes
+ * back, with the enable bits, when it enables the queue; the driver outranks the pages. The pages
+ * give 0x03000033 (axi_awcache_hdr and axi_awcache_data also 3): conflict s2m_q_cfg_reset, so those
+ * two fields state no reset of their own. The fields the page gives no reset for read 0 off the
+ * word (the index also gives en_pref/en_stream reset 0). Mariana: the hw-engine page's §2.2 row,
+ * read from the Mariana per-field CSR, has this same layout (AXI_qos[30:28],
+ * cmpl_force_full_line[31]). Maverick moves cmpl_force_full_line to bit 18, widens AXI_qos to
+ * [31:28] and adds hint/drop bits: its own copy of cfg.
  *
  * Bits no source names: mask 0x006cff00.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_OFFSET 0x20u
-#define UDMA_S2M_MARIANA_S2M_Q_CFG_RESET 0x03000033u
+#define UDMA_S2M_MARIANA_S2M_Q_CFG_RESET 0x03000000u
 static inline uint64_t udma_s2m_mariana_s2m_q_cfg_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MARIANA_S2M_Q_OFFSET + i * UDMA_S2M_MARIANA_S2M_Q_STRIDE + UDMA_S2M_MARIANA_S2M_Q_CFG_OFFSET;
 }
 /**
- * Field cfg.axi_awcache_hdr bits 3:0 (RW, reset 0x3). AXI AWCACHE for header writes.
+ * Field cfg.axi_awcache_hdr bits 3:0 (RW). AXI AWCACHE for header writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp 0u
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm 0x0000000fu
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bw 4u
-#define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_reset 0x3u
 static inline uint32_t udma_s2m_mariana_s2m_q_cfg_axi_awcache_hdr_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) >> UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp);
 }
@@ -6455,14 +6470,15 @@ static inline uint32_t udma_s2m_mariana_s2m_q_cfg_axi_awcache_hdr_set(uint32_t r
     return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bp) & UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_HDR_bm));
 }
 /**
- * Field cfg.axi_awcache_data bits 7:4 (RW, reset 0x3). AXI AWCACHE for data writes.
+ * Field cfg.axi_awcache_data bits 7:4 (RW). AXI AWCACHE for data writes. Reset: the pages give 3,
+ * the driver's whole-word reset holds 0 here (conflict s2m_q_cfg_reset); the register's reset is
+ * the driver's.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp 4u
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm 0x000000f0u
 #define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bw 4u
-#define UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_reset 0x3u
 static inline uint32_t udma_s2m_mariana_s2m_q_cfg_axi_awcache_data_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bm) >> UDMA_S2M_MARIANA_S2M_Q_CFG_AXI_AWCACHE_DATA_bp);
 }
@@ -7320,7 +7336,7 @@ static inline uint32_t udma_s2m_mariana_s2m_q_q_rx_pkt_cnt_get(uint32_t reg) {
     return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_Q_Q_RX_PKT_CNT_bm) >> UDMA_S2M_MARIANA_S2M_Q_Q_RX_PKT_CNT_bp);
 }
 
-/* ---- UDMA_S2M on maverick: 9 bundles ---- */
+/* ---- UDMA_S2M on maverick: 12 bundles ---- */
 
 /**
  * Bundle AXI_S2M on maverick at 0x100 (0x100 bytes). AXI master parameters of the ingress path:
@@ -8616,6 +8632,40 @@ static inline uint64_t udma_s2m_maverick_s2m_feature_reg_2_addr(uint64_t base) {
 }
 
 /**
+ * Bundle S2M_shadow_access on maverick at 0x700 (0x200 bytes). Maverick-only shadow (indirect CSR)
+ * access window; registers not given. Base HIGH/OBSERVED; the size is inferred as the gap to the
+ * next bundle base (S2M_resp_err at 0x900): the §1.2 map lists all 12 Maverick bundles, so no other
+ * bundle sits in the gap. Not in the Cayman/Mariana 8-bundle schema. The field tables' §6 base
+ * table leaves it out (its S2M columns list M2S_stream_rate_limiter at 0x3c0 where S2M_lma is).
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MAVERICK_S2M_SHADOW_ACCESS_OFFSET 0x700u
+#define UDMA_S2M_MAVERICK_S2M_SHADOW_ACCESS_SIZE 0x200u
+#define UDMA_S2M_MAVERICK_S2M_SHADOW_ACCESS_COUNT 1u
+#define UDMA_S2M_MAVERICK_S2M_SHADOW_ACCESS_STRIDE 0x200u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_s2m_maverick_s2m_shadow_access_addr(uint64_t base) {
+    return base + UDMA_S2M_MAVERICK_S2M_SHADOW_ACCESS_OFFSET;
+}
+
+/**
+ * Bundle S2M_resp_err on maverick at 0x900 (0x700 bytes). Maverick-only AXI response-error capture;
+ * registers not given. Base HIGH/OBSERVED; the size is inferred as the gap to the next bundle base
+ * (S2M_Q at 0x1000). Not in the Cayman/Mariana 8-bundle schema.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MAVERICK_S2M_RESP_ERR_OFFSET 0x900u
+#define UDMA_S2M_MAVERICK_S2M_RESP_ERR_SIZE 0x700u
+#define UDMA_S2M_MAVERICK_S2M_RESP_ERR_COUNT 1u
+#define UDMA_S2M_MAVERICK_S2M_RESP_ERR_STRIDE 0x700u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_s2m_maverick_s2m_resp_err_addr(uint64_t base) {
+    return base + UDMA_S2M_MAVERICK_S2M_RESP_ERR_OFFSET;
+}
+
+/**
  * Bundle S2M_Q on maverick at 0x1000 (an array of 16 elements of 0x1000 bytes, 0x1000 apart). The
  * per-queue RX programming surface, 16 queues at 0x1000 + i*0x1000 (the schema's BundleSizeInBytes
  * "4096" is decimal; read as hex it would mislay every queue past Q[0]). Each queue owns two rings:
@@ -9811,6 +9861,22 @@ static inline uint64_t udma_s2m_maverick_s2m_q_gdma_pref_addr(uint64_t base, uin
 #define UDMA_S2M_MAVERICK_S2M_Q_FORCE_TARGET_Q_MAPPING_OFFSET 0x124u
 static inline uint64_t udma_s2m_maverick_s2m_q_force_target_q_mapping_addr(uint64_t base, uint64_t i) {
     return base + UDMA_S2M_MAVERICK_S2M_Q_OFFSET + i * UDMA_S2M_MAVERICK_S2M_Q_STRIDE + UDMA_S2M_MAVERICK_S2M_Q_FORCE_TARGET_Q_MAPPING_OFFSET;
+}
+
+/**
+ * Bundle S2M_DYN_MTU on maverick at 0x33000 (0x5000 bytes). Maverick-only dynamic-MTU table;
+ * registers not given. Base HIGH/OBSERVED; the size is inferred as the rest of Maverick's 0x38000
+ * window (it is the last bundle). Lies beyond the Cayman/Sunda/Mariana 0x18000 window.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MAVERICK_S2M_DYN_MTU_OFFSET 0x33000u
+#define UDMA_S2M_MAVERICK_S2M_DYN_MTU_SIZE 0x5000u
+#define UDMA_S2M_MAVERICK_S2M_DYN_MTU_COUNT 1u
+#define UDMA_S2M_MAVERICK_S2M_DYN_MTU_STRIDE 0x5000u
+/** The bundle in the register file whose window starts at `base`: its address. */
+static inline uint64_t udma_s2m_maverick_s2m_dyn_mtu_addr(uint64_t base) {
+    return base + UDMA_S2M_MAVERICK_S2M_DYN_MTU_OFFSET;
 }
 
 #ifdef __cplusplus

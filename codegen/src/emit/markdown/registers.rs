@@ -314,11 +314,20 @@ impl<'m> Pages<'m> {
         for f in &self.model.regfiles {
             out.push((format!("{DIR}/{}.md", page_name(f)), self.register_page(f)));
             let all = entries(f);
+            // One page per bundle name: a bundle laid out per generation (same name,
+            // disjoint arch) is several declarations sharing it.
+            let mut names: Vec<&str> = Vec::new();
             for b in &f.bundles {
+                if names.contains(&b.name.as_str()) {
+                    continue;
+                }
+                names.push(&b.name);
                 let held: Vec<&Entry> = all.iter().filter(|e| e.bundle == b.name).collect();
                 if !held.is_empty() {
+                    let decls: Vec<&Bundle> =
+                        (f.bundles.iter()).filter(|x| x.name == b.name).collect();
                     let path = format!("{DIR}/{}.md", bundle_page(f, &b.name));
-                    out.push((path, self.bundle_page(f, b, &held)));
+                    out.push((path, self.bundle_page(f, &decls, &held)));
                 }
             }
             for e in all {
@@ -528,25 +537,38 @@ impl<'m> Pages<'m> {
         out
     }
 
-    /// A bundle's page: where it lies, then a section per register.
-    fn bundle_page(&self, f: &RegFile, b: &Bundle, held: &[&Entry]) -> String {
+    /// A bundle's page: where it lies (once per generation's layout of it), then a section
+    /// per register.
+    fn bundle_page(&self, f: &RegFile, decls: &[&Bundle], held: &[&Entry]) -> String {
+        let name = &decls[0].name;
         let mut out = String::from(BANNER);
-        let _ = writeln!(out, "# Bundle {} of {}\n", text(&b.name), text(&f.name));
-        let array = if b.count > 1 {
-            format!(", {} of them `{:#X}` apart", b.count, b.stride)
-        } else {
-            String::new()
-        };
-        let _ = writeln!(
-            out,
-            "Bundle {} of [{}](../{}.md): `{:#X}` bytes at `{:#X}`{array}. {}\n",
-            code(&b.name, false),
-            text(&f.name),
-            page_name(f),
-            b.size,
-            b.offset,
-            para(&b.doc)
-        );
+        let _ = writeln!(out, "# Bundle {} of {}\n", text(name), text(&f.name));
+        for b in decls {
+            let array = if b.count > 1 {
+                format!(", {} of them `{:#X}` apart", b.count, b.stride)
+            } else {
+                String::new()
+            };
+            let on = if decls.len() > 1 {
+                let archs: Vec<String> = common(&f.archs, &[&b.archs])
+                    .into_iter()
+                    .map(String::from)
+                    .collect();
+                format!(" on {}", self.archs_of(&archs))
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "Bundle {} of [{}](../{}.md){on}: `{:#X}` bytes at `{:#X}`{array}. {}\n",
+                code(name, false),
+                text(&f.name),
+                page_name(f),
+                b.size,
+                b.offset,
+                para(&b.doc)
+            );
+        }
         out.push_str("## Contents\n\n");
         let links: Vec<String> = (held.iter())
             .map(|e| format!("[{}](#{})", text(e.name), slug(&heading(e.bundle, e.name))))
