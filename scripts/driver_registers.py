@@ -196,15 +196,31 @@ def place(defines, regs):
     return defines
 
 
-def resets(main_c):
-    """The queue reset words udma_main.c writes (M2S/S2M_CFG, the rate limiter's mask)."""
-    out = []
-    for number, line in enumerate(main_c.splitlines(), 1):
+def resets(main_c, regs):
+    """The queue reset words udma_cache_defaults() caches ("hardware reset value (from
+    datasheet)"): each `q->FIELD = *_RESET_VALUE;` of an M2S or S2M queue, placed on the
+    queue register that field shadows (q->cfg on m2s_q/s2m_q .cfg, q->rlimit_mask on
+    m2s_q .rlimit.mask)."""
+    lines = main_c.splitlines()
+    values = {}
+    for number, line in enumerate(lines, 1):
         m = DEFINE.match(line)
-        if m and m.group(1).endswith("_RESET_VALUE"):
-            value = parse_value(m.group(2))
-            if value is not None:
-                out.append({"define": m.group(1), "value": value, "cite": f"udma/udma_main.c:{number}"})
+        if m and m.group(1).endswith("_RESET_VALUE") and parse_value(m.group(2)) is not None:
+            values[m.group(1)] = (parse_value(m.group(2)), number)
+    shadows = {"cfg": "cfg", "rlimit_mask": "rlimit.mask"}
+    paths = {r["path"] for r in regs}
+    out = []
+    for number, line in enumerate(lines, 1):
+        m = re.match(r"\s*q->(\w+) = ((M2S|S2M)_\w+_RESET_VALUE);", line)
+        if m and m.group(2) in values:
+            path = f"{m.group(3).lower()}_q[].{shadows[m.group(1)]}"
+            if path not in paths:
+                sys.exit(f"udma/udma_main.c:{number}: {path} is no register of the structs")
+            value, defined = values[m.group(2)]
+            out.append({
+                "define": m.group(2), "value": value, "file": f"UDMA_{m.group(3)}", "register": path,
+                "cite": f"udma/udma_main.c:{defined}, assigned at :{number}",
+            })
     return out
 
 
@@ -242,7 +258,7 @@ def main():
         "bases": bases,
         "registers": regs,
         "fields": place(fields(header), regs),
-        "resets": resets(git_show(args.driver, commit, "udma/udma_main.c")),
+        "resets": resets(git_show(args.driver, commit, "udma/udma_main.c"), regs),
         "notific": notific(args.driver, commit),
     }
     with open(args.out, "w", encoding="utf-8") as f:
