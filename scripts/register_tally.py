@@ -55,10 +55,10 @@ def main():
             for row in table.get("rows", []):
                 if row["verdict"] in ("unexplained", "missing"):
                     spec = row.get("spec") or {}
-                    held = f"{table['item']}.{spec['path']}" if spec else "nothing there"
+                    held = f"{table.get('item')}.{spec['path']}" if spec else "nothing there"
                     differs = ", ".join(row.get("differs") or [])
                     details.append(f"{page.name}:{row['line']} {row['verdict']} {row.get('offset') or ''} "
-                                   f"{row.get('name') or ''} ({table['arch']}); spec: {held}"
+                                   f"{row.get('name') or ''} ({table.get('arch') or 'any arch'}); spec: {held}"
                                    + (f"; differs: {differs}" if differs else ""))
     checked = sum(totals[v] for v in VERDICTS[:4])
     print(f"{'total':<28} {'':<22} {checked:>7} {totals['exact']:>5} {totals['explained']:>9} "
