@@ -22,6 +22,8 @@ fn plain(h: &str) -> String {
 }
 
 fn is_offset(h: &str) -> bool {
+    // A relative offset is often headed `+off` (the CSR pages' per-queue tables).
+    let h = h.strip_prefix('+').unwrap_or(h);
     matches!(h, "off" | "offset" | "byte" | "bits")
         || h.starts_with("off ")
         || h.starts_with("off(")
@@ -137,5 +139,14 @@ mod tests {
         );
         let g = groups(&header("| bits | field | rst | bits | field | rst |"));
         assert_eq!((g.len(), g[1].reset), (2, Some(5)));
+        // wiki-csr-udma-m2s §4.1's header.
+        let g = groups(&header(
+            "| `+off` (Q-rel) | Register | Field | Acc | Role |",
+        ));
+        assert_eq!(
+            (g.len(), g[0].offset, g[0].name, g[0].access),
+            (1, 0, 1, Some(3))
+        );
+        assert!(groups(&header("| +w | Register |")).is_empty());
     }
 }
