@@ -524,7 +524,7 @@
     try {
       const doc = dict.decodeRegisters(file, $("arch").value, $("bundle").value.trim() || null, bytes);
       window.viewer.decoded = doc;
-      return window.DmaspecRegisters.registerView({ el, bitmap, pick, edit }, dict, doc);
+      return window.DmaspecRegisters.registerView({ el, bitmap, pick, edit, showDetail }, dict, doc);
     } catch (e) {
       status(e.message, true);
       window.viewer.decoded = null;

@@ -101,7 +101,7 @@
       const head = ui.el("h2", { title: "hover for the register's doc and evidence" },
         `${at(r.offset)}  ${r.bundle}.${r.register} = ${hex32(r.value)}  ${r.access}` +
         (r.access === "WO" ? " (a read is not the written value)" : ""));
-      head.addEventListener("mouseenter", () => ui.pick(item, null, true));
+      head.addEventListener("mouseenter", () => ui.showDetail(item, null));
       return ui.el("div", { class: "word register", id: "w" + item.index }, head,
         ui.el("div", { class: "maps" }, ui.bitmap(item.boxes, null, item, 4)), t);
     }
