@@ -170,6 +170,9 @@
       },
       find,
       detail,
+      // A register is the same one on another architecture by its offset and name.
+      keyOf: (item) => `${at(item.register.offset)} ${item.register.register}`,
+      byKey: (key) => items.find((x) => `${at(x.register.offset)} ${x.register.register}` === key) || null,
       status: () => [`${count(items.length, "register")} of ${file.name} from 0x${doc.start.toString(16)}` +
         (slots ? `; ${count(slots, "nonzero slot")} outside any register, in ${count(runs.length, "run")}` : ""), false],
     };

@@ -51,7 +51,8 @@
   // What the pager pages through: the input's words (records) or a dump's registers
   // (registers.js); null when the input does not decode at all.
   let view = null;
-  // The leaf the details column shows ({ index, path }), shown again after a new decoding.
+  // The leaf the details column shows ({ key, path }: the view's key of its item), shown
+  // again after a new decoding.
   let showing = null;
   // The stream being decoded: `decoded` fills from `pending` as far as a page needs, and
   // the rest in the background, a chunk at a time, so a long dump never freezes the page.
@@ -406,7 +407,7 @@
 
   // Opens the details of leaf `b` of item `obj` (of a register, `b` null: the register).
   function showDetail(obj, b) {
-    showing = { index: obj.index, path: b ? b.path : null };
+    showing = { key: view.keyOf(obj), path: b ? b.path : null };
     describe(view.detail(obj, b));
   }
 
@@ -414,7 +415,7 @@
   // show the leaf's new value, or close when the item no longer has that leaf.
   function refreshDetail() {
     if (!showing || !view) return;
-    const obj = showing.index < view.count() ? view.item(showing.index) : null;
+    const obj = view.byKey(showing.key);
     const b = obj && showing.path !== null ? (obj.boxes || []).find((x) => x.path === showing.path) : null;
     if (obj && (b || showing.path === null)) showDetail(obj, b);
     else closeDetail();
@@ -512,6 +513,8 @@
         return m && Number(m[1]) < total() ? Number(m[1]) : null;
       },
       detail: (obj, b) => wordDetail(obj.struct, b),
+      keyOf: (obj) => obj.index,
+      byKey: (i) => { need(i + 1); return decoded[i] || null; },
       status: () => {
         const rest = bytes.length % size;
         if (rest) return [`incomplete ${record || "word"} at byte offset ${bytes.length - rest}: ${rest} of ${size} bytes`, true];
