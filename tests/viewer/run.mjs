@@ -472,8 +472,14 @@ async function pageChecks(page) {
   for (const e of edits) {
     await page.click(`#w0 tr[data-path="${e.path}"] td.raw`);
     await page.fill(`#w0 tr[data-path="${e.path}"] td.raw input`, String(e.value));
+    // Off the table, so that no hover of the redrawn row opens the details again.
+    await page.mouse.move(0, 0);
     await page.press(`#w0 tr[data-path="${e.path}"] td.raw input`, "Enter");
   }
+  // The details opened by the last edit's click show the value it wrote (an enumerator).
+  const last = edits[edits.length - 1];
+  const shownAfter = await page.textContent("#detail h3");
+  check("the details show an edited field's new value", shownAfter.endsWith(`.${last.path} = ${last.json}`), shownAfter);
   const edited = (await page.evaluate(() => window.viewer.bytes())).slice(0, 128);
   const doc = sampleDoc[0];
   for (const e of edits) {
@@ -596,6 +602,123 @@ async function pageChecks(page) {
   check("keyboard: Enter on a button is the button's", await page.evaluate(() => window.viewer.decoded.length) === 1, "");
 }
 
+// The texts of the register cards drawn on the page, by offset: "= 0x…" of each heading.
+const drawnRegisters = (page) => page.$$eval(".word.register h2", (h) => h.map((x) => {
+  const m = /^0x([0-9a-f]+)\s+(\S+) = 0x([0-9a-f]{8})/.exec(x.textContent);
+  return [parseInt(m[1], 16), m[2], parseInt(m[3], 16)];
+}));
+
+// Register mode beyond decoding: the pager, the unmapped slots' summary, hover and edits.
+async function registerChecks(page) {
+  await page.selectOption("#arch", "cayman");
+  await page.selectOption("#as", "regs:UDMA_M2S");
+  await page.fill("#bundle", "");
+
+  // A 128 KiB dump of UDMA_M2S's whole window, a quarter of its slots random: every
+  // register is reached by paging, and M2S_Q[15]'s by going to it, with regs --json's values.
+  const whole = new Uint8Array(0x20000);
+  for (let i = 0; i < whole.length; i += 4) {
+    if (rand() % 4 === 0) for (let k = 0; k < 4; k++) whole[i + k] = rand() & 0xff;
+  }
+  const wholeFile = path.join(out, "m2s-128k.hex");
+  fs.writeFileSync(wholeFile, toHex([whole]));
+  const expected = JSON.parse(cliRegs(wholeFile, "UDMA_M2S", "cayman", null));
+  const want = new Map(expected.registers.map((r) => [r.offset, `${r.bundle}.${r.register} = ${r.value}`]));
+  await page.setInputFiles("#file", { name: "m2s.bin", mimeType: "application/octet-stream", buffer: Buffer.from(whole) });
+  await page.waitForFunction(() => window.viewer.decoded && window.viewer.decoded.registers);
+  const info = await page.textContent("#pageinfo");
+  const n = expected.registers.length;
+  check(`a 128 KiB UDMA_M2S dump: the pager counts its ${n} registers`,
+    info.endsWith(`of ${n}`) && (await page.textContent("#status")).startsWith(`${n} registers of UDMA_M2S`), info);
+  const seen = new Map();
+  const runSizes = [];
+  for (let p = 0; ; p++) {
+    for (const [o, name, v] of await drawnRegisters(page)) seen.set(o, `${name} = ${v}`);
+    runSizes.push(...await page.$$eval("details.unmapped", (d) => d.map((x) => Number(x.dataset.slots))));
+    if (await page.$eval("#next", (b) => b.disabled)) break;
+    await page.click("#next");
+  }
+  const wrong = [...want].filter(([o, t]) => seen.get(o) !== t);
+  check(`paging reaches all ${n} registers with regs --json's values`, seen.size === n && !wrong.length,
+    `${seen.size} drawn; ${wrong.slice(0, 3).map(([o, t]) => `0x${o.toString(16)} ${t} drawn as ${seen.get(o)}`)}`);
+  const slots = expected.unmapped.length;
+  const summed = runSizes.reduce((a, b) => a + b, 0);
+  check(`its ${slots} unmapped nonzero slots are ${runSizes.length} lines over the pages, not ${slots}`,
+    (await page.textContent("#status")).includes(`${slots.toLocaleString("en-US")} nonzero slots outside any register, in ${runSizes.length} runs`) &&
+      summed === slots && runSizes.length < slots / 10, `${runSizes.length} lines hold ${summed} slots`);
+  await page.fill("#goto", "M2S_Q[15]");
+  await page.press("#goto", "Enter");
+  const current = await page.evaluate(() => { const h = document.querySelector(".word.current h2"); return h ? h.textContent : document.getElementById("status").textContent; });
+  const q15 = expected.registers.filter((r) => r.bundle === "M2S_Q[15]");
+  const drawn = new Map();
+  for (const [o, name, v] of await drawnRegisters(page)) drawn.set(o, `${name} = ${v}`);
+  if (q15.some((r) => !drawn.has(r.offset)) && !(await page.$eval("#next", (b) => b.disabled))) {
+    await page.click("#next");
+    for (const [o, name, v] of await drawnRegisters(page)) drawn.set(o, `${name} = ${v}`);
+  }
+  check(`go to M2S_Q[15]: its ${q15.length} registers, with regs --json's values`,
+    q15.length > 0 && q15.every((r) => drawn.get(r.offset) === want.get(r.offset)) && current.includes("M2S_Q[15].desc_pref_cfg ="),
+    `${current}; ${q15.filter((r) => drawn.get(r.offset) !== want.get(r.offset)).length} missing or different`);
+
+  // A dump of the window's first 16 KiB with four nonzero slots no register claims.
+  // supp-descriptor-ring-field-tables §6.1, M2S_Q[i] at 0x1000 + i*0x1000: after
+  // hdr_pref_fifo (+0x0c) comes desc_rd_aruser (+0x18), so +0x10 and +0x14 are no
+  // register's; the last row is out_of_order (+0x104), so +0x108..+0xffc are none's.
+  // In M2S_Q[2]: 0x3010, 0x3014 (one run) and 0x3200, 0x3ffc (another); the doorbell
+  // TDRTP_inc (+0x38, val[23:0]) holds 5 and is a register, not a slot.
+  const holes = new Uint8Array(0x4000);
+  for (const o of [0x3010, 0x3014, 0x3200, 0x3ffc]) holes[o] = 0xa5;
+  holes[0x3038] = 5;
+  const holesFile = path.join(out, "m2s-holes.hex");
+  fs.writeFileSync(holesFile, toHex([holes]));
+  await page.fill("#hex", toHex([holes]));
+  await page.click("#decode");
+  const cliHoles = JSON.parse(cliRegs(holesFile, "UDMA_M2S", "cayman", null));
+  await page.fill("#goto", "0x3010");
+  await page.press("#goto", "Enter");
+  const runs = await page.$$eval("details.unmapped summary", (s) => s.map((x) => x.textContent));
+  check("4 unmapped nonzero slots in M2S_Q[2] are 2 lines, as regs --json counts them",
+    cliHoles.unmapped.length === 4 && (await page.textContent("#status")).includes("4 nonzero slots outside any register, in 2 runs") &&
+    JSON.stringify(runs) === JSON.stringify(["0x03010–0x03014: 2 nonzero slots outside any register (in M2S_Q[2])",
+      "0x03200–0x03ffc: 2 nonzero slots outside any register (in M2S_Q[2])"]), JSON.stringify(runs));
+  await page.click("details.unmapped:nth-of-type(1) summary");
+  await page.click("details.unmapped >> nth=1 >> summary");
+  const listed = await page.$$eval("details.unmapped pre", (p) => p.map((x) => x.textContent));
+  check("a run opens to its slots", listed[1] === "0x03200  0x000000a5\n0x03ffc  0x000000a5", JSON.stringify(listed));
+
+  // The register's heading opens the register's own details.
+  await page.fill("#goto", "M2S_Q[2].TDRTP_inc");
+  await page.press("#goto", "Enter");
+  await page.hover(".word.current h2");
+  const regDetail = await page.evaluate(() => [document.querySelector("#detail h3").textContent, document.querySelectorAll("#detail li").length]);
+  check("a register's heading opens its details", regDetail[0] === "M2S_Q[2].TDRTP_inc = 0x00000005" && regDetail[1] > 0, JSON.stringify(regDetail));
+
+  // Hover and edit: the doorbell's val field in the bit map opens its details; an edit
+  // writes its bits, and the details, bit map and heading show the new value at once.
+  await page.fill("#goto", "M2S_Q[2].TDRTP_inc");
+  await page.press("#goto", "Enter");
+  const bell = ".word.current";
+  await page.hover(`${bell} .box[data-path="val"]`);
+  const hovered = await page.evaluate(() => [document.querySelector("#detail h3").textContent,
+    document.querySelectorAll("#detail li").length, Array.from(document.querySelectorAll(".word.current tr.hover"), (r) => r.dataset.path)]);
+  check("a register's field in the bit map opens its details and outlines its row",
+    hovered[0] === "M2S_Q[2].TDRTP_inc.val = 0x5" && hovered[1] > 0 && hovered[2].join() === "val", JSON.stringify(hovered));
+  await page.click(`${bell} tr[data-path="val"] td.raw`);
+  await page.fill(`${bell} tr[data-path="val"] td.raw input`, "0x123456");
+  await page.mouse.move(0, 0);
+  await page.press(`${bell} tr[data-path="val"] td.raw input`, "Enter");
+  const after = await page.evaluate(() => [document.querySelector("#detail h3").textContent,
+    document.querySelector('.word.register tr.edited') && document.querySelector('.word.register tr.edited').closest(".word").querySelector("h2").textContent,
+    document.querySelector('#w' + window.viewer.decoded.registers.findIndex((r) => r.offset === 0x3038) + ' .box[data-path="val"]').title]);
+  const editedFile = path.join(out, "m2s-edited.hex");
+  fs.writeFileSync(editedFile, await page.evaluate(() => window.viewer.bytes()) + "\n");
+  const reread = JSON.parse(cliRegs(editedFile, "UDMA_M2S", "cayman", null)).registers.find((r) => r.offset === 0x3038);
+  check("an edited register field: details, bit map and heading show it, regs reads it",
+    after[0] === "M2S_Q[2].TDRTP_inc.val = 0x123456" && /TDRTP_inc = 0x00123456/.test(after[1]) &&
+    /= 1193046$/.test(after[2]) && reread.value === 0x123456 &&
+    JSON.stringify(await page.evaluate(() => window.viewer.decoded)) === cliRegs(editedFile, "UDMA_M2S", "cayman", null), JSON.stringify(after));
+}
+
 const t0 = Date.now();
 if (args.includes("--node")) {
   const { parseHex, stringify } = require(path.join(viewer, "decode.js"));
@@ -684,6 +807,7 @@ try {
   if (!heads.some((h) => h.includes("M2S_Q[3].TDRTP_inc = 0x00000005"))) {
     throw new Error(`the page does not draw M2S_Q[3].TDRTP_inc: ${heads.slice(0, 3).join(" | ")}`);
   }
+  await registerChecks(page);
   const registers = quick ? 0 : await randomDumps(async (hex, name, arch, bundle) => {
     await page.selectOption("#arch", arch);
     await page.selectOption("#as", "regs:" + name);

@@ -16,7 +16,7 @@ pub fn dictionary_script(json: &str) -> String {
 }
 
 /// The page's files: (name under `docs/viewer/`, source, comment opener and closer).
-const SOURCES: [(&str, &str, &str, &str); 4] = [
+const SOURCES: [(&str, &str, &str, &str); 5] = [
     (
         "index.html",
         include_str!("../../viewer/index.html"),
@@ -32,6 +32,12 @@ const SOURCES: [(&str, &str, &str, &str); 4] = [
     (
         "decode.js",
         include_str!("../../viewer/decode.js"),
+        "//",
+        "",
+    ),
+    (
+        "registers.js",
+        include_str!("../../viewer/registers.js"),
         "//",
         "",
     ),

@@ -11,8 +11,8 @@
   const DOCS = params.get("docs") || "../words/";
   const DOCS_EXT = params.get("ext") || ".md";
 
-  // Words per page (a long dump is drawn a page at a time; all of it is decoded).
-  const DRAWN = Number(params.get("drawn")) || 100;
+  // Items (words, records, registers) per page: a long dump is drawn a page at a time.
+  let perPage = Number(params.get("drawn")) || 100;
   // The most input a shareable link carries (its hex in the URL fragment).
   const LINK_CAP = 16384;
 
@@ -48,6 +48,12 @@
   let bytes = new Uint8Array(0);
   let decoded = [];
   let page = 0;
+  // What the pager pages through: the input's words (records) or a dump's registers
+  // (registers.js); null when the input does not decode at all.
+  let view = null;
+  // The leaf the details column shows ({ key, path }: the view's key of its item), shown
+  // again after a new decoding.
+  let showing = null;
   // The stream being decoded: `decoded` fills from `pending` as far as a page needs, and
   // the rest in the background, a chunk at a time, so a long dump never freezes the page.
   let pending = null;
@@ -83,6 +89,7 @@
     decoded = [];
     pending = null;
     window.viewer.decoded = null;
+    view = null;
     $("words").replaceChildren();
     $("pager").hidden = true;
     closeDetail();
@@ -111,6 +118,7 @@
 
   // The leaf of the dictionary a box draws (an array element shares its array's leaf).
   function leafOf(w, path) {
+    if (!w) return undefined;
     const leaves = dict.leafConfidence.get(w);
     return leaves.find((l) => l.path === path) ||
       leaves.find((l) => l.path === path.replace(/\[\d+\]$/, ""));
@@ -182,6 +190,8 @@
 
   // The class and title a leaf's box and row get from its findings.
   function marks(obj, path) {
+    // A register has no rules: nothing marks its fields.
+    if (obj.register) return { cls: "", title: "" };
     // An undecided rule marks no field: nothing it reads is known to be wrong.
     const found = findingsAt(obj, path).filter((f) => f.kind !== "undecided");
     if (!found.length) return { cls: "", title: "" };
@@ -240,7 +250,7 @@
     for (const b of boxes) {
       const [lo, hi] = span(b);
       covered.fill(1, lo, hi);
-      const leaf = leafOf(w, b.path);
+      const leaf = b.leaf || leafOf(w, b.path);
       const alts = obj.alternatives && obj.alternatives[b.path];
       const conflict = alts || (leaf && leaf.alternatives.length) ? " conflict" : "";
       const m = marks(obj, b.path);
@@ -392,42 +402,62 @@
       const e = card.querySelector(`.byte[data-byte="${i}"]`);
       if (e) e.classList.add("sel");
     }
-    if (show) detail(obj.struct, b);
+    if (show) showDetail(obj, b);
+  }
+
+  // Opens the details of leaf `b` of item `obj` (of a register, `b` null: the register).
+  function showDetail(obj, b) {
+    showing = { key: view.keyOf(obj), path: b ? b.path : null };
+    describe(view.detail(obj, b));
+  }
+
+  // After a new decoding of the same input (an edit, another architecture), the details
+  // show the leaf's new value, or close when the item no longer has that leaf.
+  function refreshDetail() {
+    if (!showing || !view) return;
+    const obj = view.byKey(showing.key);
+    const b = obj && showing.path !== null ? (obj.boxes || []).find((x) => x.path === showing.path) : null;
+    if (obj && (b || showing.path === null)) showDetail(obj, b);
+    else closeDetail();
   }
 
   function closeDetail() {
+    showing = null;
     $("detail").replaceChildren(el("p", { class: "hint" },
       "Hover a field, a box or a byte for its doc and evidence; click a raw value to edit it (an enum by name). " +
       "Keys: j/k words, ↑/↓ fields, ←/→ pages, Enter details, Escape closes."));
     for (const e of document.querySelectorAll(".hover, .sel")) e.classList.remove("hover", "sel");
   }
 
-  // Evidence and other readings of one leaf, in the side panel.
-  function detail(w, b) {
+  // The details column: a title, lines of prose, and sections (a heading over a list of
+  // lines, or over an element); an empty section is left out.
+  function describe(d) {
+    const out = [el("h3", {}, d.title)];
+    for (const line of d.lines) out.push(el("p", {}, line));
+    for (const [heading, body] of d.sections) {
+      if (Array.isArray(body) ? !body.length : !body.childElementCount) continue;
+      const list = Array.isArray(body) ? el("ul", {}, ...body.map((x) => el("li", {}, x))) : body;
+      out.push(el("strong", {}, heading), list);
+    }
+    $("detail").replaceChildren(...out);
+  }
+
+  // Evidence and other readings of one leaf of word (record) `w`.
+  function wordDetail(w, b) {
     const leaf = leafOf(w, b.path);
-    const d = $("detail");
-    d.replaceChildren(el("h3", {}, `${w}.${b.path} = ${shown(b.value)}`));
-    if (!leaf) return;
-    d.append(el("p", {}, leaf.doc || ""),
-      el("p", {}, `type ${leaf.type}, confidence ${leaf.confidence ? leaf.confidence.tag : "none (unknown)"}` +
-        (b.variant ? `, arm ${b.variant}` : "")));
-    const ev = el("ul");
-    for (const c of leaf.chain) {
-      for (const e of c.evidence) {
-        ev.append(el("li", {}, `${c.path}: ${e.cite}` + (e.names ? ` — ${e.names}` : "") +
-          (e.note ? ` (${e.note})` : "")));
-      }
-    }
-    d.append(el("strong", {}, "evidence"), ev);
-    const recorded = conflictsAbout(leaf.type);
-    if (recorded.length) d.append(el("strong", {}, "recorded conflicts about " + leaf.type), conflictList(recorded));
-    if (leaf.alternatives.length) {
-      const al = el("ul");
-      for (const a of leaf.alternatives) {
-        al.append(el("li", {}, `${a.name}: ${a.type} (${a.confidence.tag}) ${a.doc}`));
-      }
-      d.append(el("strong", {}, "other readings"), al);
-    }
+    const title = `${w}.${b.path} = ${shown(b.value)}`;
+    if (!leaf) return { title, lines: [], sections: [] };
+    return {
+      title,
+      lines: [leaf.doc || "", `type ${leaf.type}, confidence ${leaf.confidence ? leaf.confidence.tag : "none (unknown)"}` +
+        (b.variant ? `, arm ${b.variant}` : "")],
+      sections: [
+        ["evidence", leaf.chain.flatMap((c) => c.evidence.map((e) => `${c.path}: ${e.cite}` +
+          (e.names ? ` — ${e.names}` : "") + (e.note ? ` (${e.note})` : "")))],
+        ["recorded conflicts about " + leaf.type, conflictList(conflictsAbout(leaf.type))],
+        ["other readings", leaf.alternatives.map((a) => `${a.name}: ${a.type} (${a.confidence.tag}) ${a.doc}`)],
+      ],
+    };
   }
 
   // The recorded disagreements (`conflicts`) about a type, word or table named `name`.
@@ -440,66 +470,6 @@
         c.readings.map((r) => `${r.name} (${r.confidence.tag})`).join("; ")));
     }
     return ul;
-  }
-
-  // The spec's entry for a field of a decoded register, for its confidence and doc.
-  function fieldSpec(file, row, name) {
-    const f = window.DMASPEC.regfiles.find((x) => x.name === file);
-    const b = f.bundles.find((x) => x.name === row.bundle.replace(/\[\d+\]$/, ""));
-    const r = b.registers.find((x) => x.name === row.register && x.archs.includes($("arch").value));
-    return r.fields.find((x) => x.name === name);
-  }
-
-  const hex32 = (v) => "0x" + v.toString(16).padStart(8, "0");
-
-  // A register dump: one table per register the dump covers, every field with its bits,
-  // value and reset, unknown bits and unclaimed nonzero slots kept raw.
-  function renderRegisters(file) {
-    const out = $("words");
-    out.replaceChildren();
-    let doc;
-    try {
-      doc = dict.decodeRegisters(file, $("arch").value, $("bundle").value.trim() || null, bytes);
-    } catch (e) {
-      status(e.message, true);
-      window.viewer.decoded = null;
-      return null;
-    }
-    window.viewer.decoded = doc;
-    for (const r of doc.registers.slice(0, DRAWN)) {
-      const t = el("table", { class: "fields" },
-        el("tr", {}, el("th", {}, ""), el("th", {}, "field"), el("th", {}, "bits"),
-          el("th", {}, "value"), el("th", {}, "reset")));
-      for (const f of r.fields) {
-        const spec = fieldSpec(file, r, f.name);
-        const bits = f.width > 1 ? `${f.lsb + f.width - 1}:${f.lsb}` : String(f.lsb);
-        const differs = f.reset !== null && f.reset !== f.value ? " (not reset)" : "";
-        t.append(el("tr", { title: spec.doc || "" },
-          el("td", { class: "sw class-" + spec.confidence.level }, ""), el("td", {}, f.name),
-          el("td", {}, bits), el("td", {}, "0x" + f.value.toString(16) +
-            (f.enumerator ? " " + f.enumerator : "") + differs),
-          el("td", {}, f.reset === null ? "" : "0x" + f.reset.toString(16))));
-      }
-      if (r.unknown_bits) {
-        t.append(el("tr", {}, el("td", { class: "sw class-unknown" }, ""),
-          el("td", {}, "unknown bits"), el("td", {}, ""), el("td", {}, hex32(r.unknown_bits)),
-          el("td", {}, "")));
-      }
-      const head = `0x${r.offset.toString(16).padStart(5, "0")}  ${r.bundle}.${r.register} = ` +
-        `${hex32(r.value)}  ${r.access}` + (r.access === "WO" ? " (a read is not the written value)" : "");
-      out.append(el("div", { class: "word" }, el("h2", {}, head), t));
-    }
-    if (doc.unmapped.length) {
-      const ul = el("ul", {});
-      for (const u of doc.unmapped) {
-        ul.append(el("li", {}, `0x${u.offset.toString(16).padStart(5, "0")}  ${hex32(u.value)}`));
-      }
-      out.append(el("div", { class: "word bad" },
-        el("h2", {}, "nonzero slots where the spec declares no register"), ul));
-    }
-    const drawn = doc.registers.length > DRAWN ? ` (the first ${DRAWN} drawn)` : "";
-    status(`${doc.registers.length} registers of ${file} from 0x${doc.start.toString(16)}${drawn}`, false);
-    return doc;
   }
 
   function card(obj, record, size) {
@@ -528,28 +498,59 @@
       table(obj.boxes, obj.struct, obj), verdictBox(obj), conflictList(conflictsAbout(obj.struct)));
   }
 
-  const pages = () => Math.max(1, Math.ceil(total() / DRAWN));
-
-  // Draws one page of the decoded stream: a long dump stays quick however long it is.
-  function drawPage() {
+  // The input's words (records) as the pager's view: decoded as far as a page needs.
+  function wordView() {
     const size = itemSize();
     const record = size === WORD_SIZE ? null : $("as").value;
+    return {
+      noun: record ? "records" : "words",
+      count: total,
+      item: (i) => { need(i + 1); return decoded[i]; },
+      cards: (first, last) => { need(last + 1); return decoded.slice(first, last).map((obj) => card(obj, record, size)); },
+      // `#12` or `12`: the word (record) of that index.
+      find: (text) => {
+        const m = /^#?(\d+)$/.exec(text.trim());
+        return m && Number(m[1]) < total() ? Number(m[1]) : null;
+      },
+      detail: (obj, b) => wordDetail(obj.struct, b),
+      keyOf: (obj) => obj.index,
+      byKey: (i) => { need(i + 1); return decoded[i] || null; },
+      status: () => {
+        const rest = bytes.length % size;
+        if (rest) return [`incomplete ${record || "word"} at byte offset ${bytes.length - rest}: ${rest} of ${size} bytes`, true];
+        return [`${total()} ${record ? "records" : "words"}`, false];
+      },
+    };
+  }
+
+  // A register dump as the pager's view, or null (with the error shown) when it does not decode.
+  function registerView(file) {
+    try {
+      const doc = dict.decodeRegisters(file, $("arch").value, $("bundle").value.trim() || null, bytes);
+      window.viewer.decoded = doc;
+      return window.DmaspecRegisters.registerView({ el, bitmap, pick, edit, showDetail }, dict, doc);
+    } catch (e) {
+      status(e.message, true);
+      window.viewer.decoded = null;
+      return null;
+    }
+  }
+
+  const pages = () => Math.max(1, Math.ceil(view.count() / perPage));
+
+  // Draws one page of the view: a long dump stays quick however long it is.
+  function drawPage() {
     page = Math.min(Math.max(page, 0), pages() - 1);
-    const first = page * DRAWN;
-    need(first + DRAWN + 1);
-    $("words").replaceChildren(...decoded.slice(first, first + DRAWN).map((obj) => card(obj, record, size)));
+    const first = page * perPage;
+    const last = Math.min(first + perPage, view.count());
+    $("words").replaceChildren(...view.cards(first, last));
     $("pager").hidden = pages() === 1;
-    $("pageinfo").textContent = `page ${page + 1} of ${pages()}: #${first}–#${Math.min(first + DRAWN, decoded.length) - 1}`;
+    $("pageinfo").textContent = `page ${page + 1} of ${pages()}: ${view.noun} #${first}–#${last - 1} of ${view.count()}`;
     $("prev").disabled = page === 0;
     $("next").disabled = page === pages() - 1;
     cursor.row = -1;
-    const rest = bytes.length % size;
-    const what = record || "word";
-    if (rest) {
-      status(`incomplete ${what} at byte offset ${bytes.length - rest}: ${rest} of ${size} bytes`, true);
-    } else {
-      status(`${total()} ${record ? "records" : "words"}` + (pages() > 1 ? ` (${$("pageinfo").textContent})` : ""), false);
-    }
+    const [text, bad] = view.status();
+    status(text + (!bad && pages() > 1 ? ` (${$("pageinfo").textContent})` : ""), bad);
   }
 
   function goPage(n) {
@@ -558,23 +559,42 @@
     drawPage();
   }
 
+  // The pager's "go to" box: the view finds the item, the page holding it is drawn and
+  // the item made current.
+  function jump(text) {
+    const i = view ? view.find(text) : null;
+    if (i === null) return status(`\`${text.trim()}\` names no ${view ? view.noun.replace(/s$/, "") : "item"} here`, true);
+    goPage(Math.floor(i / perPage));
+    const c = $("w" + i);
+    for (const x of document.querySelectorAll(".word.current")) x.classList.remove("current");
+    c.classList.add("current");
+    c.scrollIntoView({ block: "start" });
+    cursor.word = i;
+  }
+
   function render() {
     $("bundle-label").hidden = !regfile();
+    generation++;
+    pending = null;
     if (regfile()) {
-      pending = null;
-      $("pager").hidden = true;
-      return renderRegisters(regfile());
+      view = registerView(regfile());
+      if (!view) {
+        $("words").replaceChildren();
+        $("pager").hidden = true;
+        return null;
+      }
+    } else {
+      decoded = [];
+      pending = dict.records.some((r) => r.name === $("as").value) ? dict.eachRecord(bytes, $("as").value, $("arch").value)
+        : dict.eachWord(bytes, $("arch").value);
+      window.viewer.decoded = decoded;
+      view = wordView();
+      const g = generation;
+      setTimeout(() => background(g), 0);
     }
-    const arch = $("arch").value;
-    const size = itemSize();
-    const record = size === WORD_SIZE ? null : $("as").value;
-    decoded = [];
-    pending = record ? dict.eachRecord(bytes, record, arch) : dict.eachWord(bytes, arch);
-    window.viewer.decoded = decoded;
     drawPage();
-    const g = ++generation;
-    setTimeout(() => background(g), 0);
-    return decoded;
+    refreshDetail();
+    return window.viewer.decoded;
   }
 
   // A link that carries the input: the controls and the bytes' hex in the URL fragment,
@@ -623,7 +643,7 @@
     const field = (k) => {
       if (!rows.length) return;
       cursor.row = Math.min(Math.max(cursor.row + k, 0), rows.length - 1);
-      const obj = decoded[cursor.word];
+      const obj = view.item(cursor.word);
       pick(obj, obj.boxes.find((b) => b.path === rows[cursor.row].dataset.path), false);
       for (const r of document.querySelectorAll("tr.cursor")) r.classList.remove("cursor");
       rows[cursor.row].classList.add("cursor");
@@ -635,7 +655,7 @@
       ArrowRight: () => page < pages() - 1 && goPage(page + 1), ArrowLeft: () => page > 0 && goPage(page - 1),
       Enter: () => {
         if (cursor.row < 0 || !rows[cursor.row]) return;
-        const obj = decoded[cursor.word];
+        const obj = view.item(cursor.word);
         pick(obj, obj.boxes.find((b) => b.path === rows[cursor.row].dataset.path), true);
       },
       Escape: closeDetail,
@@ -665,6 +685,15 @@
   $("bundle").addEventListener("change", render);
   $("prev").addEventListener("click", () => goPage(page - 1));
   $("next").addEventListener("click", () => goPage(page + 1));
+  $("goto").addEventListener("keydown", (e) => e.key === "Enter" && jump($("goto").value));
+  // A new page size keeps the first item of the page on screen.
+  if (![...$("pagesize").options].some((o) => Number(o.value) === perPage)) $("pagesize").append(el("option", {}, String(perPage)));
+  $("pagesize").value = String(perPage);
+  $("pagesize").addEventListener("change", () => {
+    const first = page * perPage;
+    perPage = Number($("pagesize").value);
+    if (view) goPage(Math.floor(first / perPage));
+  });
   $("share").addEventListener("click", share);
   document.addEventListener("keydown", key);
   // Hex text (by content: hex digits, whitespace, `#` comments) reads as hex; anything
