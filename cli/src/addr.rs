@@ -5,18 +5,13 @@
 use std::fmt::Write as _;
 
 use dmaspec::Arch;
-use dmaspec::names::echo;
 use dmaspec::runtime::addrmap::{AddrMapMeta, Instance, Location, PartMeta};
 use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegisterMeta};
-use dmaspec::words::addrmap::ADDRMAPS;
 use serde_json::{Value as Json, json};
 
 use super::CliError;
-use dmaspec::verbs::Error;
+use dmaspec::verbs::place;
 use dmaspec::verbs::registers::{bits, find};
-
-/// The SoC physical address width the maps are checked against (bits 0..=57).
-const ADDRESS_BITS: u32 = 58;
 
 /// Name what an absolute MMIO address falls in: instance, register file, bundle element,
 /// register and fields, or the hole between two windows.
@@ -33,15 +28,9 @@ pub struct AddrArgs {
 }
 
 pub fn run(args: &AddrArgs) -> Result<(), CliError> {
-    let address = parse(&args.address)?;
+    let address = place::parse_address(&args.address)?;
     let arch = args.arch.name();
-    let map = ADDRMAPS.iter().find(|m| m.arch == arch).ok_or_else(|| {
-        let maps: Vec<&str> = ADDRMAPS.iter().map(|m| m.arch).collect();
-        Error::Usage(format!(
-            "no source places {arch}'s register files (address maps: {})",
-            maps.join(", ")
-        ))
-    })?;
+    let map = place::map(arch)?;
     let answer = Answer::of(map, address);
     let text = if args.json {
         let doc = answer.json(address, arch);
@@ -51,30 +40,6 @@ pub fn run(args: &AddrArgs) -> Result<(), CliError> {
         answer.text(address, arch)
     };
     super::output::print(&text)
-}
-
-/// `0x…` hex or decimal, below 2^58.
-fn parse(s: &str) -> Result<u64, Error> {
-    let digits = s.trim().replace('_', "");
-    let (radix, body) = match digits
-        .strip_prefix("0x")
-        .or_else(|| digits.strip_prefix("0X"))
-    {
-        Some(h) => (16, h),
-        None => (10, digits.as_str()),
-    };
-    let bad = |why: &str| Error::Usage(format!("address `{}`: {why}", echo(s)));
-    let value = u64::from_str_radix(body, radix).map_err(|e| match e.kind() {
-        std::num::IntErrorKind::PosOverflow => bad("out of range (more than 64 bits)"),
-        _ => bad("not a number (write 0x1002506038 or a decimal)"),
-    })?;
-    if value >> ADDRESS_BITS != 0 {
-        return Err(bad(&format!(
-            "out of range: the SoC address space is {ADDRESS_BITS} bits (below {:#x})",
-            1u64 << ADDRESS_BITS
-        )));
-    }
-    Ok(value)
 }
 
 /// What the register file at an offset holds there.
@@ -100,16 +65,21 @@ enum Answer {
         offset: u64,
         below: Option<&'static PartMeta>,
         above: Option<&'static PartMeta>,
+        /// The parts either side, in words.
+        between: String,
     },
     Hole {
         below: Option<Instance>,
         above: Option<Instance>,
+        between: String,
     },
 }
 
 impl Answer {
     fn of(map: &AddrMapMeta, address: u64) -> Answer {
-        match map.locate(address) {
+        let location = map.locate(address);
+        let between = place::hole(&location).unwrap_or_default();
+        match location {
             Location::Part {
                 instance,
                 part,
@@ -132,8 +102,13 @@ impl Answer {
                 offset: address - instance.base(),
                 below,
                 above,
+                between,
             },
-            Location::Hole { below, above } => Answer::Hole { below, above },
+            Location::Hole { below, above } => Answer::Hole {
+                below,
+                above,
+                between,
+            },
         }
     }
 
@@ -168,27 +143,14 @@ impl Answer {
             Answer::SlotHole {
                 instance,
                 offset,
-                below,
-                above,
+                between,
+                ..
             } => {
                 let _ = writeln!(out, "  instance  {instance} (base {:#x})", instance.base());
-                let from = below.map_or("the slot's start (+0x0)".to_string(), |p| {
-                    format!("{} (ends +{:#x})", p.name, p.offset + p.size)
-                });
-                let to = above.map_or(
-                    format!("the slot's end (+{:#x})", instance.window.slot.size),
-                    |p| format!("{} (starts +{:#x})", p.name, p.offset),
-                );
-                let _ = writeln!(out, "  hole      at +{offset:#x}, between {from} and {to}");
+                let _ = writeln!(out, "  hole      at +{offset:#x}, {between}");
             }
-            Answer::Hole { below, above } => {
-                let from = below.map_or("the start of the address space".to_string(), |i| {
-                    format!("{i} (ends {:#x})", i.end())
-                });
-                let to = above.map_or("the end of the address space".to_string(), |i| {
-                    format!("{i} (starts {:#x})", i.base())
-                });
-                let _ = writeln!(out, "  hole      in no instance, between {from} and {to}");
+            Answer::Hole { between, .. } => {
+                let _ = writeln!(out, "  hole      {between}");
             }
         }
         out
@@ -215,12 +177,13 @@ impl Answer {
                 offset,
                 below,
                 above,
+                ..
             } => json!({
                 "instance": instance(i),
                 "offset": offset,
                 "hole": { "below": below.map(part), "above": above.map(part) },
             }),
-            Answer::Hole { below, above } => json!({
+            Answer::Hole { below, above, .. } => json!({
                 "hole": { "below": below.as_ref().map(instance), "above": above.as_ref().map(instance) },
             }),
         };

@@ -389,7 +389,7 @@ def assemble(text: str, arch: Arch = "cayman") -> bytes:
 
 
 def spec() -> dict[str, Any]:
-    """The spec's JSON dictionary (``generated/dmaspec.json``, format ``dmaspec/4``) as the
+    """The spec's JSON dictionary (``generated/dmaspec.json``, format ``dmaspec/5``) as the
     package was built from it: a new copy at each call."""
     dictionary: dict[str, Any] = _json.loads(_native.dictionary())
     return dictionary

@@ -10,6 +10,7 @@
 
 pub mod describe;
 pub mod document;
+pub mod dump;
 pub mod encode;
 pub mod error;
 pub mod explain;
@@ -17,6 +18,7 @@ pub mod input;
 pub mod lookup;
 pub mod lower;
 pub mod opcode;
+pub mod place;
 pub mod records;
 pub mod registers;
 pub mod report;
