@@ -5,7 +5,7 @@
 use dmaspec::Arch;
 use dmaspec::names::echo;
 use dmaspec::verbs::Error;
-use dmaspec::verbs::dump::{Dump, Reading, Request, Target, enumerator};
+use dmaspec::verbs::dump::{Dump, Reading, Request, Slots, Target, enumerator};
 use dmaspec::verbs::input::{self, WordReader};
 use dmaspec::verbs::place;
 use dmaspec::verbs::registers::{bits, find};
@@ -62,8 +62,8 @@ pub fn run(args: &RegsArgs) -> Result<(), CliError> {
     };
     let target = Target::new(request, args.arch)?;
     let name = input::name(input.as_deref());
-    let (values, extra) = read_values(args, input.as_deref(), &target)?;
-    let dump = Dump::new(target, values, extra, &name)?;
+    let slots = read_values(args, input.as_deref(), &target)?;
+    let dump = Dump::new(target, slots, &name)?;
     let text = if args.json {
         let text = serde_json::to_string_pretty(&json_doc(&dump)).map_err(std::io::Error::from)?;
         format!("{text}\n")
@@ -121,12 +121,8 @@ fn table(dump: &Dump) -> String {
             at(offset)
         );
     }
-    if let Some((end, what)) = dump.next().filter(|_| dump.beyond > 0) {
-        let _ = writeln!(
-            out,
-            "{} bytes past the window's end at {end:#x} ({what}) left undecoded: decode them with --base {end:#x}",
-            dump.beyond
-        );
+    if let Some((left, end)) = dump.left() {
+        let _ = writeln!(out, "{left}: decode them with --base {end:#x}");
     }
     out
 }
@@ -186,7 +182,7 @@ fn json_doc(dump: &Dump) -> Json {
         doc["base"] = json!(p.file_base() + t.start);
         doc["element"] = json!(t.element);
         doc["undecoded_bytes"] = json!(dump.beyond);
-        doc["next"] = json!(dump.next().map(|(a, _)| a));
+        doc["next"] = json!(dump.left().map(|(_, end)| end));
     }
     doc
 }
@@ -226,32 +222,10 @@ fn row_json(row: &Reading, t: &Target) -> Json {
 /// 3 MB of values, with room for comments; the values are held, not the text parsed.
 const MAX_WORDS_TEXT: usize = 16 << 20;
 
-/// The dump's values, one per 4-byte slot, and the bytes counted past the target's span.
-/// A placed dump is read to its end (what lies past the window is counted, not kept); any
-/// other stops one value past the window, which is enough to call it too long.
-fn read_values(
-    args: &RegsArgs,
-    path: Option<&Path>,
-    target: &Target,
-) -> Result<(Vec<u32>, u64), CliError> {
+/// The dump's values (`--words` text, or raw / hex bytes as decode reads them).
+fn read_values(args: &RegsArgs, path: Option<&Path>, target: &Target) -> Result<Slots, CliError> {
     let name = input::name(path);
-    let mut values = Vec::new();
-    let mut extra = 0u64;
-    let limit = usize::try_from(target.span / 4).unwrap_or(usize::MAX);
-    let count_past = target.placed.is_some();
-    // Whether to read on after `v`.
-    let mut keep = |v: u32| {
-        if values.len() < limit {
-            values.push(v);
-            true
-        } else if count_past {
-            extra += 4;
-            true
-        } else {
-            values.push(v);
-            false
-        }
-    };
+    let mut slots = Slots::new(target);
     if args.words {
         let text = input::read_text(path.unwrap_or(Path::new("-")), MAX_WORDS_TEXT)?;
         'lines: for (n, line) in text.lines().enumerate() {
@@ -268,22 +242,13 @@ fn read_values(
                         echo(token)
                     ))
                 })?;
-                if !keep(v) {
+                if !slots.push(v) {
                     break 'lines;
                 }
             }
         }
     } else {
-        let mut reader = WordReader::new(input::open(path)?, args.hex, name.clone());
-        let mut buf = [0u8; 4];
-        while reader
-            .next_into(&mut buf, "register")
-            .map_err(Error::Input)?
-        {
-            if !keep(u32::from_le_bytes(buf)) {
-                break;
-            }
-        }
+        slots.read(&mut WordReader::new(input::open(path)?, args.hex, name))?;
     }
-    Ok((values, extra))
+    Ok(slots)
 }

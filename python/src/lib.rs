@@ -8,6 +8,7 @@ mod encoder;
 mod errors;
 mod items;
 mod reader;
+mod registers;
 mod word;
 
 use pyo3::prelude::*;
@@ -37,6 +38,11 @@ mod _native {
 
     #[pymodule_export]
     use crate::encoder::Encoder;
+
+    #[pymodule_export]
+    use crate::registers::{
+        Bundle, Field, Register, RegisterFile, RegisterReading, register_file, register_files, regs,
+    };
 
     /// The architectures' names.
     #[pyfunction]

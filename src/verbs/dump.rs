@@ -10,6 +10,7 @@ use crate::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
 use crate::words::regs::REGFILES;
 
 use super::Error;
+use super::input::WordReader;
 use super::lookup::{did_you_mean, hint, named};
 use super::place;
 use super::registers::{find, names, split_index};
@@ -273,6 +274,56 @@ pub fn enumerator(f: &RegFieldMeta, v: u64) -> Option<&'static str> {
         .and_then(|(_, list)| list.iter().find(|(_, x)| *x == v).map(|(n, _)| *n))
 }
 
+/// The values of a dump as they are read, one per 4-byte slot from the target's start. A
+/// placed dump is read to its end, what lies past the window counted but not kept; any
+/// other keeps one value past the window, which is enough to call it too long.
+#[derive(Debug, Clone)]
+pub struct Slots {
+    values: Vec<u32>,
+    /// Bytes counted past the window.
+    past: u64,
+    limit: usize,
+    count_past: bool,
+}
+
+impl Slots {
+    pub fn new(target: &Target) -> Slots {
+        Slots {
+            values: Vec::new(),
+            past: 0,
+            limit: usize::try_from(target.span / 4).unwrap_or(usize::MAX),
+            count_past: target.placed.is_some(),
+        }
+    }
+
+    /// Take the next value; `false` when there is no need to read on.
+    pub fn push(&mut self, v: u32) -> bool {
+        if self.values.len() < self.limit {
+            self.values.push(v);
+        } else if self.count_past {
+            self.past += 4;
+        } else {
+            self.values.push(v);
+            return false;
+        }
+        true
+    }
+
+    /// Every 32-bit little-endian value of `reader` (raw bytes or hex text).
+    pub fn read(&mut self, reader: &mut WordReader<'_>) -> Result<(), Error> {
+        let mut buf = [0u8; 4];
+        while reader
+            .next_into(&mut buf, "register")
+            .map_err(Error::Input)?
+        {
+            if !self.push(u32::from_le_bytes(buf)) {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
 /// A decoded dump.
 #[derive(Debug, Clone)]
 pub struct Dump {
@@ -289,23 +340,20 @@ pub struct Dump {
 }
 
 impl Dump {
-    /// Decode `values` (one per 4-byte slot from the target's start, then `extra` bytes the
-    /// reader counted but did not keep), read from `name`. A dump longer than the window is
-    /// an error, unless it is placed: then the rest is left undecoded and counted, since it
-    /// is the next part of the SoC's address space, not more of this file.
-    pub fn new(
-        target: Target,
-        mut values: Vec<u32>,
-        extra: u64,
-        name: &str,
-    ) -> Result<Dump, Error> {
+    /// Decode the `slots` read from `name`. A dump longer than the window is an error,
+    /// unless it is placed: then the rest is left undecoded and counted, since it is the
+    /// next part of the SoC's address space, not more of this file.
+    pub fn new(target: Target, slots: Slots, name: &str) -> Result<Dump, Error> {
+        let Slots {
+            mut values, past, ..
+        } = slots;
         if values.is_empty() {
             return Err(Error::BadFile(format!(
                 "{name} holds no register values: the dump is empty"
             )));
         }
         let limit = usize::try_from(target.span / 4).unwrap_or(usize::MAX);
-        let beyond = extra + 4 * values.len().saturating_sub(limit) as u64;
+        let beyond = past + 4 * values.len().saturating_sub(limit) as u64;
         if beyond > 0 && target.placed.is_none() {
             return Err(Error::BadFile(format!(
                 "{name} holds more than the {:#x} bytes of the window it dumps: give a dump \
@@ -333,16 +381,26 @@ impl Dump {
         })
     }
 
-    /// What follows the window in the address space, for the undecoded bytes: the absolute
-    /// address after the window and what the address map names there.
-    pub fn next(&self) -> Option<(u64, String)> {
+    /// What was left undecoded past the window of a placed dump, in words: "4096 bytes
+    /// past the window's end at 0x1002520000 (APB_SE_0_SDMA_5's UDMA_S2M) left
+    /// undecoded", and the absolute address after the window.
+    pub fn left(&self) -> Option<(String, u64)> {
+        if self.beyond == 0 {
+            return None;
+        }
         let end = self.target.address(self.target.start + self.target.span)?;
         let location = place::map(self.target.arch).ok()?.locate(end);
         let what = match location {
             Location::Part { instance, part, .. } => format!("{instance}'s {}", part.name),
             _ => place::hole(&location).map_or(String::new(), |h| format!("a hole {h}")),
         };
-        Some((end, what))
+        Some((
+            format!(
+                "{} bytes past the window's end at {end:#x} ({what}) left undecoded",
+                self.beyond
+            ),
+            end,
+        ))
     }
 }
 
