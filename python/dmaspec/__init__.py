@@ -69,7 +69,7 @@ else:
 
 __all__ = ["ARCHS", "Arch", "Data", "Word", "decode", "decode_file", "iter_decode", "encode"]
 __all__ += ["validate", "lower", "explain", "spec", "column", "columns", "Columns", "assemble"]
-__all__ += ["regs", "register_files", "register_file"]
+__all__ += ["regs", "register_files", "register_file", "addr"]
 __all__ += ["RegisterFile", "Bundle", "Register", "Field", "RegisterReading"]
 # Spelled out (not `errors.__all__`): mypy --strict sees only a literal list as exports.
 __all__ += ["Error", "InputError", "UsageError", "EncodeError", "LowerError", "DmaspecWarning"]
@@ -433,6 +433,17 @@ def register_file(name: str) -> RegisterFile:
     """The register file ``name`` (``"UDMA_M2S"``; letter case aside), or a
     :class:`UsageError` that suggests the nearest name."""
     return _native.register_file(name)
+
+
+def addr(address: int | str, arch: Arch = "cayman") -> dict[str, Any]:
+    """What an absolute MMIO address names, as ``dmaspec addr --json`` gives it: the
+    ``address``, ``arch`` and ``found`` — the instance, the part (register file) and
+    offset in it, and the bundle element, register and fields there; or the hole it is in,
+    with what lies either side. ``address`` is an int or the CLI's text (``"0x1002506038"``);
+    one out of the address space, or an architecture no map places, is a :class:`UsageError`."""
+    if isinstance(address, bool) or not isinstance(address, (int, str)):
+        raise TypeError(f"address: expected an int or a str, not {type(address).__name__}")
+    return _native.addr(address if isinstance(address, str) else str(address), _arch(arch))
 
 
 def spec() -> dict[str, Any]:

@@ -200,6 +200,18 @@ mod _native {
         Ok(PyBytes::new(py, &words))
     }
 
+    /// `addr ADDRESS --json`'s document (the address as typed: `0x…` or decimal).
+    #[pyfunction]
+    fn addr<'py>(py: Python<'py>, address: &str, arch_name: &str) -> PyResult<Bound<'py, PyAny>> {
+        use dmaspec::verbs::{address::Answer, place};
+        let arch = arch(arch_name)?.name();
+        let found = place::parse_address(address)
+            .and_then(|a| Ok((a, place::map(arch)?)))
+            .map_err(|e| raise(py, e))?;
+        let (address, map) = found;
+        crate::convert::to_py(py, &Answer::of(map, address).json(address, arch))
+    }
+
     /// `explain WHAT`'s text.
     #[pyfunction]
     fn explain(py: Python<'_>, what: &str) -> PyResult<String> {

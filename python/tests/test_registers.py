@@ -106,3 +106,22 @@ def test_register_metadata(dm):
         dm.register_file("UDMA_M2X")
     with pytest.raises(dm.UsageError, match="unknown architecture"):
         dm.register_files("foo")
+
+
+def test_addr_is_the_clis(cli, dm):
+    # §4 (a): 0x1002506038 is APB_SE_0_SDMA_5, UDMA_M2S, M2S_Q[5].TDRTP_inc; §4 (c):
+    # 0x100203A104 is SDMA_0's UDMA_GEN DMA_misc.revision; 0x1003F80000 is the hole after
+    # SE_0's SDMA_31.
+    for address in (0x1002506038, 0x100203A104, 0x1003F80000):
+        assert dm.addr(address) == json.loads(cli.ok("addr", hex(address), "--json"))
+    found = dm.addr("0x1002506038")["found"]
+    assert (found["instance"]["name"], found["part"]["name"], found["offset"]) == ("APB_SE_0_SDMA_5", "UDMA_M2S", 0x6038)
+    assert (found["register"]["bundle"], found["register"]["index"]) == ("M2S_Q", 5)
+    assert found["register"]["register"]["name"] == "TDRTP_inc"
+    for bad, args in (("zz", ["zz"]), (1 << 58, [str(1 << 58)])):
+        with pytest.raises(dm.UsageError) as e:
+            dm.addr(bad)
+        p = cli.run("addr", *args)
+        assert str(e.value) == message(p.stderr.decode())
+    with pytest.raises(dm.UsageError, match="no source places sunda's register files"):
+        dm.addr(0x1002506038, "sunda")

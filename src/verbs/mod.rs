@@ -8,6 +8,7 @@
 //! types. Then one module per verb that computes more than that: `encode`, `lower`,
 //! `explain`.
 
+pub mod address;
 pub mod describe;
 pub mod document;
 pub mod dump;
