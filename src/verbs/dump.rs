@@ -345,14 +345,16 @@ impl Dump {
     /// next part of the SoC's address space, not more of this file.
     pub fn new(target: Target, slots: Slots, name: &str) -> Result<Dump, Error> {
         let Slots {
-            mut values, past, ..
+            mut values,
+            past,
+            limit,
+            ..
         } = slots;
         if values.is_empty() {
             return Err(Error::BadFile(format!(
                 "{name} holds no register values: the dump is empty"
             )));
         }
-        let limit = usize::try_from(target.span / 4).unwrap_or(usize::MAX);
         let beyond = past + 4 * values.len().saturating_sub(limit) as u64;
         if beyond > 0 && target.placed.is_none() {
             return Err(Error::BadFile(format!(
