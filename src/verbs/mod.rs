@@ -5,8 +5,9 @@
 //!
 //! What the verbs share: errors, reading input (raw or hex words and records, JSON and TOML
 //! documents), the JSON shape of a word, the reports of faults, the tables, the names a user
-//! types. Then one module per verb that computes more than that: `encode`, `lower`,
-//! `explain`.
+//! types, absolute addresses against the SoC address map (`place`). Then one module per
+//! verb that computes more than that: `encode`, `lower`, `explain`, `dump` (`regs`),
+//! `address` (`addr`).
 
 pub mod address;
 pub mod describe;
