@@ -35,7 +35,7 @@ pub mod words {
 }
 
 /// The JSON dictionary of the spec the crate was built from: `generated/dmaspec.json`'s
-/// value (format `dmaspec/4`; with feature `generate`, rendered by build.rs), without the
+/// value (format `dmaspec/5`; with feature `generate`, rendered by build.rs), without the
 /// whitespace between its tokens (half the size).
 #[cfg(feature = "dictionary")]
 pub const DICTIONARY: &str = include_str!(concat!(env!("OUT_DIR"), "/dmaspec.min.json"));

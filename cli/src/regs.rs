@@ -1,33 +1,40 @@
-//! `dmaspec regs FILE [--bundle B] [--hex|--words] [--json]`: a dump of a register file's
-//! window decoded register by register; unknown bits are kept raw.
+//! `dmaspec regs [FILE] [--base ADDRESS] [--bundle B] [--hex|--words] [--json]`: a dump of
+//! a register file's window decoded register by register (the decoding is
+//! `dmaspec::verbs::dump`); unknown bits are kept raw.
 
-use dmaspec::names::echo;
-
-use dmaspec::verbs::Error;
-
-use super::CliError;
 use dmaspec::Arch;
-use dmaspec::runtime::regs::{BundleMeta, RegFieldMeta, RegFileMeta, RegisterMeta};
+use dmaspec::names::echo;
+use dmaspec::verbs::Error;
+use dmaspec::verbs::dump::{Dump, Reading, Request, Slots, Target, enumerator};
 use dmaspec::verbs::input::{self, WordReader};
-use dmaspec::verbs::lookup::{did_you_mean, hint, named};
-use dmaspec::verbs::registers::{bits, find, names, split_index};
-use dmaspec::words::regs::REGFILES;
+use dmaspec::verbs::place;
+use dmaspec::verbs::registers::{bits, find};
 use serde_json::{Value as Json, json};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::CliError;
+
 /// Decode a dump of a register file's window (or, with --bundle, of one bundle
-/// element): every register's fields on the architecture, unknown bits kept raw.
+/// element; with --base, one taken at an absolute MMIO address): every register's fields
+/// on the architecture, unknown bits kept raw.
 #[derive(clap::Args)]
 pub struct RegsArgs {
-    /// The register file (`UDMA_M2S`).
-    pub file: String,
+    /// The register file (`UDMA_M2S`); optional with --base, which the address map names.
+    #[arg(required_unless_present = "base")]
+    pub file: Option<String>,
+    /// Input file; `-` or absent for stdin.
+    pub input: Option<PathBuf>,
     /// Architecture: sunda, cayman, mariana, maverick.
     #[arg(long, default_value = "cayman", value_parser = super::parse_arch)]
     pub arch: Arch,
     /// The dump is of this bundle element only (`M2S_Q[3]`, or `M2S`).
     #[arg(long)]
     pub bundle: Option<String>,
+    /// The dump was taken at this absolute MMIO address (`0x1002506000`): the address map
+    /// names the instance and register file, and every register gets its address.
+    #[arg(long)]
+    pub base: Option<String>,
     /// Input is hex text of bytes (little-endian registers), as decode reads.
     #[arg(long, conflicts_with = "words")]
     pub hex: bool,
@@ -38,142 +45,189 @@ pub struct RegsArgs {
     /// Print one JSON document instead of a table.
     #[arg(long)]
     pub json: bool,
-    /// Input file; `-` or absent for stdin.
-    pub input: Option<PathBuf>,
-}
-
-/// What the dump covers: its first byte's offset in the window and its length.
-struct Window {
-    start: u64,
-    values: Vec<u32>,
-}
-
-impl Window {
-    fn get(&self, offset: u64) -> Option<u32> {
-        let i = offset.checked_sub(self.start)? / 4;
-        self.values.get(usize::try_from(i).ok()?).copied()
-    }
 }
 
 pub fn run(args: &RegsArgs) -> Result<(), CliError> {
-    let file = find(&args.file).map_err(|guess| {
-        let hint = hint(guess);
-        Error::Usage(format!(
-            "no register file `{}`{hint} (register files: {})",
-            echo(&args.file),
-            names(REGFILES, |f| f.name)
-        ))
-    })?;
-    let arch = args.arch.name();
-    if !file.archs.contains(&arch) {
-        return Err(Error::Usage(format!(
-            "`{}` does not exist on {arch} (it is on {})",
-            file.name,
-            file.archs.join(", ")
-        ))
-        .into());
-    }
-    let (start, span) = match &args.bundle {
-        None => (0, file.size_on(arch)),
-        Some(b) => bundle_window(file, arch, b)?,
+    let base = args.base.as_deref().map(place::parse_address).transpose()?;
+    // With --base the one positional may be the dump: a register file's name is FILE (to
+    // be checked against the map), anything else the input.
+    let (file, input) = match (&args.file, &args.input) {
+        (Some(f), None) if base.is_some() && find(f).is_err() => (None, Some(PathBuf::from(f))),
+        (f, i) => (f.clone(), i.clone()),
     };
-    let values = read_values(args, span)?;
-    let window = Window { start, values };
-    let rows = rows(file, arch, &window, args.bundle.is_some());
-    let unmapped = unmapped(&window, &rows);
-    if args.json {
-        let doc = json!({
-            "regfile": file.name,
-            "arch": arch,
-            "start": start,
-            "bytes": window.values.len() * 4,
-            "registers": rows.iter().map(Row::json).collect::<Vec<_>>(),
-            "unmapped": unmapped.iter().map(|(offset, value)| json!({
-                "offset": offset,
-                "value": value,
-            })).collect::<Vec<_>>(),
-        });
-        let text = serde_json::to_string_pretty(&doc).map_err(std::io::Error::from)?;
-        super::output::print(&format!("{text}\n"))
+    let request = Request {
+        file: file.as_deref(),
+        bundle: args.bundle.as_deref(),
+        base,
+    };
+    let target = Target::new(request, args.arch)?;
+    let name = input::name(input.as_deref());
+    let slots = read_values(args, input.as_deref(), &target)?;
+    let dump = Dump::new(target, slots, &name)?;
+    let text = if args.json {
+        let text = serde_json::to_string_pretty(&json_doc(&dump)).map_err(std::io::Error::from)?;
+        format!("{text}\n")
     } else {
-        let mut out = String::new();
+        table(&dump)
+    };
+    super::output::print(&text)
+}
+
+fn table(dump: &Dump) -> String {
+    let t = &dump.target;
+    let mut out = String::new();
+    let at = |offset: u64| {
+        t.address(offset)
+            .map_or(String::new(), |a| format!("  {a:#x}"))
+    };
+    match t.placed {
+        Some(p) => {
+            let _ = writeln!(
+                out,
+                "{} ({}) at {}'s {} (base {:#x}): {} bytes from {:#x} ({:#x}{}), {} registers",
+                t.file.name,
+                t.arch,
+                p.instance,
+                p.part.name,
+                p.file_base(),
+                dump.bytes,
+                t.start,
+                p.file_base() + t.start,
+                t.element
+                    .as_ref()
+                    .map_or(String::new(), |e| format!(", {e}")),
+                dump.readings.len()
+            );
+        }
+        None => {
+            let _ = writeln!(
+                out,
+                "{} ({}): {} bytes from {:#x}, {} registers",
+                t.file.name,
+                t.arch,
+                dump.bytes,
+                t.start,
+                dump.readings.len()
+            );
+        }
+    }
+    for r in &dump.readings {
+        row_text(r, &at(r.offset), &mut out);
+    }
+    for &(offset, value) in &dump.unmapped {
         let _ = writeln!(
             out,
-            "{} ({arch}): {} bytes from {:#x}, {} registers",
-            file.name,
-            window.values.len() * 4,
-            start,
-            rows.len()
+            "{offset:#07x}{}  (no register declared)  {value:#010x}",
+            at(offset)
         );
-        for r in &rows {
-            r.text(&mut out);
-        }
-        for (offset, value) in &unmapped {
-            let _ = writeln!(out, "{offset:#07x}  (no register declared)  {value:#010x}");
-        }
-        super::output::print(&out)
+    }
+    if let Some((left, end)) = dump.left() {
+        let _ = writeln!(out, "{left}: decode them with --base {end:#x}");
+    }
+    out
+}
+
+fn row_text(row: &Reading, at: &str, out: &mut String) {
+    let r = row.register;
+    let wo = if r.access == "WO" {
+        "  (WO: what a read returns is not the written value)"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        out,
+        "{:#07x}{at}  {}.{}  {:#010x}  {}{wo}",
+        row.offset,
+        row.element(),
+        r.name,
+        row.value,
+        r.access
+    );
+    for f in &row.fields {
+        let v = row.get(f);
+        let name = enumerator(f, v).map_or(String::new(), |n| format!(" {n}"));
+        let reset = match f.reset {
+            Some(x) if x != v => format!("  (reset {x:#x})"),
+            _ => String::new(),
+        };
+        let _ = writeln!(out, "    {:<7} {:<28} {v:#x}{name}{reset}", bits(f), f.name);
+    }
+    let unknown = row.unknown();
+    if unknown != 0 {
+        let _ = writeln!(out, "    unknown bits {unknown:#010x}");
     }
 }
 
-/// Where element `spec` (`M2S_Q[3]`, or `M2S` for a single bundle) starts, and its size.
-fn bundle_window(file: &RegFileMeta, arch: &str, spec: &str) -> Result<(u64, u64), CliError> {
-    let (name, index) = split_index(spec)?;
-    let here: Vec<&BundleMeta> = (file.bundles.iter())
-        .filter(|b| b.archs.contains(&arch))
-        .collect();
-    let b = named(&here, |b| b.name, name).copied().map_err(|_| {
-        let elsewhere = (file.bundles.iter())
-            .find(|b| b.name == name)
-            .map_or(String::new(), |b| {
-                format!(" (it is on {})", b.archs.join(", "))
-            });
-        Error::Usage(format!(
-            "`{}` has no bundle `{}` on {arch}{elsewhere}{} (bundles on {arch}: {})",
-            file.name,
-            echo(name),
-            did_you_mean(name, here.iter().map(|b| b.name)),
-            names(&here, |b| b.name)
-        ))
-    })?;
-    // As the spec spells it (`m2s_q` names `M2S_Q`).
-    let name = b.name;
-    // An array's element must be named: element 0 is no likelier than the others.
-    let index = match index {
-        Some(i) => i,
-        None if b.count == 1 => 0,
-        None => {
-            return Err(Error::Usage(format!(
-                "`{name}` has {} elements: name one, `{name}[0]` to `{name}[{}]`",
-                b.count,
-                b.count - 1
-            ))
-            .into());
-        }
-    };
-    if index >= b.count {
-        return Err(Error::Usage(format!(
-            "`{name}` has {} element(s): index {index} is out of range",
-            b.count
-        ))
-        .into());
+/// The dump as one document; a placed dump adds where it lies and each slot's address.
+fn json_doc(dump: &Dump) -> Json {
+    let t = &dump.target;
+    let mut doc = json!({
+        "regfile": t.file.name,
+        "arch": t.arch,
+        "start": t.start,
+        "bytes": dump.bytes,
+        "registers": dump.readings.iter().map(|r| row_json(r, t)).collect::<Vec<_>>(),
+        "unmapped": dump.unmapped.iter().map(|&(offset, value)| {
+            let mut slot = json!({ "offset": offset, "value": value });
+            if let Some(a) = t.address(offset) {
+                slot["address"] = json!(a);
+            }
+            slot
+        }).collect::<Vec<_>>(),
+    });
+    if let Some(p) = t.placed {
+        doc["instance"] = json!(p.instance.to_string());
+        doc["part"] = json!(p.part.name);
+        doc["file_base"] = json!(p.file_base());
+        doc["base"] = json!(p.file_base() + t.start);
+        doc["element"] = json!(t.element);
+        doc["undecoded_bytes"] = json!(dump.beyond);
+        doc["next"] = json!(dump.left().map(|(_, end)| end));
     }
-    Ok((b.offset + index * b.stride, b.size))
+    doc
+}
+
+fn row_json(row: &Reading, t: &Target) -> Json {
+    let r = row.register;
+    let fields: Vec<Json> = (row.fields.iter())
+        .map(|f| {
+            let v = row.get(f);
+            json!({
+                "name": f.name,
+                "lsb": f.lsb,
+                "width": f.width,
+                "value": v,
+                "enumerator": enumerator(f, v),
+                "reset": f.reset,
+            })
+        })
+        .collect();
+    let mut doc = json!({
+        "offset": row.offset,
+        "bundle": row.element(),
+        "register": r.name,
+        "access": r.access,
+        "value": row.value,
+        "reset": r.reset,
+        "fields": fields,
+        "unknown_bits": row.unknown(),
+    });
+    if let Some(a) = t.address(row.offset) {
+        doc["address"] = json!(a);
+    }
+    doc
 }
 
 /// The most `--words` text read: 16 MiB. The largest window (EVT_SEM's, 1 MiB) is under
 /// 3 MB of values, with room for comments; the values are held, not the text parsed.
 const MAX_WORDS_TEXT: usize = 16 << 20;
 
-fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
-    let name = input::name(args.input.as_deref());
-    let mut values = Vec::new();
-    let limit = usize::try_from(span / 4).unwrap_or(usize::MAX);
+/// The dump's values (`--words` text, or raw / hex bytes as decode reads them).
+fn read_values(args: &RegsArgs, path: Option<&Path>, target: &Target) -> Result<Slots, CliError> {
+    let name = input::name(path);
+    let mut slots = Slots::new(target);
     if args.words {
-        let text = input::read_text(
-            args.input.as_deref().unwrap_or(Path::new("-")),
-            MAX_WORDS_TEXT,
-        )?;
-        // Past the window's last slot the dump is too long: no need to read on.
+        let text = input::read_text(path.unwrap_or(Path::new("-")), MAX_WORDS_TEXT)?;
         'lines: for (n, line) in text.lines().enumerate() {
             let line = line.split('#').next().unwrap_or("");
             for token in line.split_whitespace() {
@@ -188,156 +242,13 @@ fn read_values(args: &RegsArgs, span: u64) -> Result<Vec<u32>, CliError> {
                         echo(token)
                     ))
                 })?;
-                values.push(v);
-                if values.len() > limit {
+                if !slots.push(v) {
                     break 'lines;
                 }
             }
         }
     } else {
-        let mut reader =
-            WordReader::new(input::open(args.input.as_deref())?, args.hex, name.clone());
-        let mut buf = [0u8; 4];
-        while reader
-            .next_into(&mut buf, "register")
-            .map_err(Error::Input)?
-        {
-            values.push(u32::from_le_bytes(buf));
-            if values.len() > limit {
-                break;
-            }
-        }
+        slots.read(&mut WordReader::new(input::open(path)?, args.hex, name))?;
     }
-    if values.is_empty() {
-        return Err(Error::BadFile(format!(
-            "{name} holds no register values: the dump is empty"
-        ))
-        .into());
-    }
-    if values.len() > limit {
-        return Err(Error::BadFile(format!(
-            "{name} holds more than the {span:#x} bytes of the window it dumps: give a dump \
-             of the whole file, or --bundle NAME[INDEX] for one element"
-        ))
-        .into());
-    }
-    Ok(values)
-}
-
-/// The nonzero slots of the dump where the spec declares no register: kept raw, since a
-/// register the pages do not give is not a register that reads zero.
-fn unmapped(w: &Window, rows: &[Row]) -> Vec<(u64, u32)> {
-    (w.values.iter().enumerate())
-        .map(|(i, &v)| (w.start + 4 * i as u64, v))
-        .filter(|&(offset, v)| v != 0 && rows.binary_search_by_key(&offset, |r| r.offset).is_err())
-        .collect()
-}
-
-struct Row {
-    offset: u64,
-    bundle: String,
-    register: &'static RegisterMeta,
-    value: u32,
-    fields: Vec<&'static RegFieldMeta>,
-}
-
-fn rows(file: &'static RegFileMeta, arch: &str, w: &Window, one_bundle: bool) -> Vec<Row> {
-    let mut out = Vec::new();
-    for b in file.bundles.iter().filter(|b| b.archs.contains(&arch)) {
-        for i in 0..b.count {
-            let base = b.offset + i * b.stride;
-            if one_bundle && base != w.start {
-                continue;
-            }
-            let label = if b.count > 1 {
-                format!("{}[{i}]", b.name)
-            } else {
-                b.name.to_string()
-            };
-            for r in b.registers.iter().filter(|r| r.on(arch)) {
-                let offset = base + r.offset;
-                if let Some(value) = w.get(offset) {
-                    out.push(Row {
-                        offset,
-                        bundle: label.clone(),
-                        register: r,
-                        value,
-                        fields: r
-                            .fields
-                            .iter()
-                            .filter(|f| f.archs.contains(&arch))
-                            .collect(),
-                    });
-                }
-            }
-        }
-    }
-    out.sort_by_key(|r| r.offset);
-    out
-}
-
-impl Row {
-    fn unknown(&self) -> u32 {
-        let known = self.fields.iter().fold(0u64, |m, f| m | f.mask());
-        self.value & !(known as u32)
-    }
-
-    fn enumerator(f: &RegFieldMeta, v: u64) -> Option<&'static str> {
-        f.enumerators
-            .and_then(|(_, list)| list.iter().find(|(_, x)| *x == v).map(|(n, _)| *n))
-    }
-
-    fn text(&self, out: &mut String) {
-        let r = self.register;
-        let wo = if r.access == "WO" {
-            "  (WO: what a read returns is not the written value)"
-        } else {
-            ""
-        };
-        let _ = writeln!(
-            out,
-            "{:#07x}  {}.{}  {:#010x}  {}{wo}",
-            self.offset, self.bundle, r.name, self.value, r.access
-        );
-        for f in &self.fields {
-            let v = f.get(u64::from(self.value));
-            let name = Self::enumerator(f, v).map_or(String::new(), |n| format!(" {n}"));
-            let reset = match f.reset {
-                Some(x) if x != v => format!("  (reset {x:#x})"),
-                _ => String::new(),
-            };
-            let _ = writeln!(out, "    {:<7} {:<28} {v:#x}{name}{reset}", bits(f), f.name);
-        }
-        let unknown = self.unknown();
-        if unknown != 0 {
-            let _ = writeln!(out, "    unknown bits {unknown:#010x}");
-        }
-    }
-
-    fn json(&self) -> Json {
-        let r = self.register;
-        let fields: Vec<Json> = (self.fields.iter())
-            .map(|f| {
-                let v = f.get(u64::from(self.value));
-                json!({
-                    "name": f.name,
-                    "lsb": f.lsb,
-                    "width": f.width,
-                    "value": v,
-                    "enumerator": Self::enumerator(f, v),
-                    "reset": f.reset,
-                })
-            })
-            .collect();
-        json!({
-            "offset": self.offset,
-            "bundle": self.bundle,
-            "register": r.name,
-            "access": r.access,
-            "value": self.value,
-            "reset": r.reset,
-            "fields": fields,
-            "unknown_bits": self.unknown(),
-        })
-    }
+    Ok(slots)
 }

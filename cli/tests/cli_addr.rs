@@ -170,3 +170,37 @@ fn the_cayman_map_holds_the_pages_280_instances() {
     spans.sort();
     assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0));
 }
+
+/// The dictionary carries the map: APB_SE_0_SDMA_5's base and its UDMA_M2S part follow from
+/// the JSON alone (§Die-resident SE SDMA: SE_0's SDMA_0 at 0x001002000000, 32 channels
+/// 0x100000 apart; §1: UDMA_M2S at +0x00000, 0x20000 bytes).
+#[test]
+fn the_dictionary_carries_the_cayman_map() {
+    let doc: Value = serde_json::from_str(
+        &std::fs::read_to_string(common::root().join("generated/dmaspec.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(doc["format"], "dmaspec/5");
+    let maps = doc["addrmaps"].as_array().expect("an addrmaps list");
+    let cayman = maps.iter().find(|m| m["arch"] == "cayman").expect("cayman");
+    let se0 = (cayman["windows"].as_array().unwrap().iter())
+        .find(|w| w["name"] == "APB_SE_0_SDMA_{n}")
+        .expect("the SE_0 window");
+    assert_eq!(se0["base"], 0x1002000000u64);
+    assert_eq!(se0["count"], 32);
+    assert_eq!(se0["stride"], 0x100000);
+    let base = se0["base"].as_u64().unwrap() + 5 * se0["stride"].as_u64().unwrap();
+    assert_eq!(base, 0x1002500000);
+    let slot = &cayman["slots"][se0["slot"].as_u64().unwrap() as usize];
+    assert_eq!(slot["name"], "SDMA");
+    let m2s = &slot["parts"][0];
+    assert_eq!(m2s["regfile"], "UDMA_M2S");
+    assert_eq!(m2s["offset"], 0);
+    assert_eq!(m2s["size"], 0x20000);
+    // A reserved range has no register file.
+    let reserved = (slot["parts"].as_array().unwrap().iter())
+        .find(|p| p["name"] == "MISC_SDMA_UG_RESERVED1")
+        .unwrap();
+    assert_eq!(reserved["regfile"], Value::Null);
+    assert_eq!(reserved["offset"], 0x42000);
+}

@@ -59,7 +59,7 @@ fn the_coverage_page_lists_each_gap_with_reason_and_sources() {
 #[test]
 fn the_json_carries_the_gaps() {
     let doc: Value = serde_json::from_str(&generated("dmaspec.json")).unwrap();
-    assert_eq!(doc["format"], "dmaspec/4");
+    assert_eq!(doc["format"], "dmaspec/5");
     let gaps = doc["gaps"].as_array().expect("a gaps list");
     assert_eq!(gaps.len(), GAPS.len());
     let c7 = gaps

@@ -374,7 +374,7 @@ fn builder_writes_the_dictionary_it_is_asked_for() {
     let written = fs::read_to_string(dir.join("dmaspec.json")).unwrap();
     let checked_in = fs::read_to_string(root().join("generated/dmaspec.json")).unwrap();
     assert!(
-        written.starts_with("{\n  \"format\": \"dmaspec/4\""),
+        written.starts_with("{\n  \"format\": \"dmaspec/5\""),
         "{}",
         &written[..40]
     );

@@ -648,10 +648,10 @@ fn json_model() {
     assert_eq!(path, "dmaspec.json");
     assert!(text.ends_with("}\n"));
     let v: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
-    assert_eq!(v["format"], "dmaspec/4");
+    assert_eq!(v["format"], "dmaspec/5");
     assert!(
         text.trim_start()
-            .starts_with("{\n  \"format\": \"dmaspec/4\"")
+            .starts_with("{\n  \"format\": \"dmaspec/5\"")
     );
     assert_eq!(v["types"].as_array().unwrap().len(), m.types.len());
     assert_eq!(v["levels"][0]["name"], m.levels[0].name);

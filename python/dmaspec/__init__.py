@@ -37,6 +37,11 @@ from typing import (
 )
 
 from . import _native
+from ._native import Bundle as Bundle
+from ._native import Field as Field
+from ._native import Register as Register
+from ._native import RegisterFile as RegisterFile
+from ._native import RegisterReading as RegisterReading
 from ._native import Word as Word
 from .errors import DmaspecWarning as DmaspecWarning
 from .errors import EncodeError as EncodeError
@@ -64,6 +69,8 @@ else:
 
 __all__ = ["ARCHS", "Arch", "Data", "Word", "decode", "decode_file", "iter_decode", "encode"]
 __all__ += ["validate", "lower", "explain", "spec", "column", "columns", "Columns", "assemble"]
+__all__ += ["regs", "register_files", "register_file", "addr"]
+__all__ += ["RegisterFile", "Bundle", "Register", "Field", "RegisterReading"]
 # Spelled out (not `errors.__all__`): mypy --strict sees only a literal list as exports.
 __all__ += ["Error", "InputError", "UsageError", "EncodeError", "LowerError", "DmaspecWarning"]
 
@@ -388,8 +395,59 @@ def assemble(text: str, arch: Arch = "cayman") -> bytes:
     return _native.assemble(text, _arch(arch))
 
 
+def regs(
+    data: Data,
+    file: str | None = None,
+    arch: Arch = "cayman",
+    *,
+    bundle: str | None = None,
+    base: int | None = None,
+    hex: bool | None = None,
+) -> list[RegisterReading]:
+    """A dump of a register file's window decoded register by register, as ``dmaspec regs``
+    decodes it: ``data`` is raw little-endian bytes (or hex text, as :func:`decode` reads
+    it) from the window's start, or with ``bundle`` (``"M2S_Q[3]"``) from that element's,
+    or with ``base`` from that absolute MMIO address, whose register file (and so
+    ``file``, which may be left out) the address map names. Each :class:`RegisterReading`
+    has its file, bundle, index, name, offset, ``address`` (with ``base``), raw ``value``,
+    ``fields`` (name → value) and ``unknown`` bits. Bytes past the window of a dump at a
+    base are left undecoded, with a :class:`DmaspecWarning` saying how many; a bad name,
+    base or bundle is a :class:`UsageError`, a dump that is empty or longer than the
+    window (without ``base``) an :class:`InputError`."""
+    if base is not None and (isinstance(base, bool) or not isinstance(base, int) or not 0 <= base < 1 << 64):
+        raise UsageError(f"base: expected an address, an int from 0 below 2**58; not {base!r}")
+    readings, left = _native.regs(_data(data, hex), _arch(arch), file, bundle, base)
+    if left is not None:
+        warnings.warn(left, DmaspecWarning, stacklevel=2)
+    return readings
+
+
+def register_files(arch: Arch | None = None) -> list[RegisterFile]:
+    """Every register file the spec holds (those on ``arch``, when given), as read-only
+    objects: bundles, registers (offset, access, reset, doc) and fields (bits, access,
+    reset, enumerators)."""
+    return _native.register_files(None if arch is None else _arch(arch))
+
+
+def register_file(name: str) -> RegisterFile:
+    """The register file ``name`` (``"UDMA_M2S"``; letter case aside), or a
+    :class:`UsageError` that suggests the nearest name."""
+    return _native.register_file(name)
+
+
+def addr(address: int | str, arch: Arch = "cayman") -> dict[str, Any]:
+    """What an absolute MMIO address names, as ``dmaspec addr --json`` gives it: the
+    ``address``, ``arch`` and ``found`` — the instance, the part (register file) and
+    offset in it, and the bundle element, register and fields there; or the hole it is in,
+    with what lies either side. ``address`` is an int or the CLI's text (``"0x1002506038"``);
+    one out of the address space, or an architecture no map places, is a :class:`UsageError`."""
+    if isinstance(address, bool) or not isinstance(address, (int, str)):
+        raise TypeError(f"address: expected an int or a str, not {type(address).__name__}")
+    return _native.addr(address if isinstance(address, str) else str(address), _arch(arch))
+
+
 def spec() -> dict[str, Any]:
-    """The spec's JSON dictionary (``generated/dmaspec.json``, format ``dmaspec/4``) as the
+    """The spec's JSON dictionary (``generated/dmaspec.json``, format ``dmaspec/5``) as the
     package was built from it: a new copy at each call."""
     dictionary: dict[str, Any] = _json.loads(_native.dictionary())
     return dictionary

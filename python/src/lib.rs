@@ -8,6 +8,7 @@ mod encoder;
 mod errors;
 mod items;
 mod reader;
+mod registers;
 mod word;
 
 use pyo3::prelude::*;
@@ -37,6 +38,11 @@ mod _native {
 
     #[pymodule_export]
     use crate::encoder::Encoder;
+
+    #[pymodule_export]
+    use crate::registers::{
+        Bundle, Field, Register, RegisterFile, RegisterReading, register_file, register_files, regs,
+    };
 
     /// The architectures' names.
     #[pyfunction]
@@ -192,6 +198,18 @@ mod _native {
             .map_err(|e| raise(py, e))?;
         let words: Vec<u8> = words.concat();
         Ok(PyBytes::new(py, &words))
+    }
+
+    /// `addr ADDRESS --json`'s document (the address as typed: `0x…` or decimal).
+    #[pyfunction]
+    fn addr<'py>(py: Python<'py>, address: &str, arch_name: &str) -> PyResult<Bound<'py, PyAny>> {
+        use dmaspec::verbs::{address::Answer, place};
+        let arch = arch(arch_name)?.name();
+        let found = place::parse_address(address)
+            .and_then(|a| Ok((a, place::map(arch)?)))
+            .map_err(|e| raise(py, e))?;
+        let (address, map) = found;
+        crate::convert::to_py(py, &Answer::of(map, address).json(address, arch))
     }
 
     /// `explain WHAT`'s text.

@@ -5,11 +5,14 @@
 //!
 //! What the verbs share: errors, reading input (raw or hex words and records, JSON and TOML
 //! documents), the JSON shape of a word, the reports of faults, the tables, the names a user
-//! types. Then one module per verb that computes more than that: `encode`, `lower`,
-//! `explain`.
+//! types, absolute addresses against the SoC address map (`place`). Then one module per
+//! verb that computes more than that: `encode`, `lower`, `explain`, `dump` (`regs`),
+//! `address` (`addr`).
 
+pub mod address;
 pub mod describe;
 pub mod document;
+pub mod dump;
 pub mod encode;
 pub mod error;
 pub mod explain;
@@ -17,6 +20,7 @@ pub mod input;
 pub mod lookup;
 pub mod lower;
 pub mod opcode;
+pub mod place;
 pub mod records;
 pub mod registers;
 pub mod report;

@@ -5,7 +5,7 @@
 //! - `format`: `"dmaspec/3"`; bumped when the shape changes (2: a sub-word's
 //!   `opcode.sub_opcode`, `follows` a list of words, the `records` and `gaps` keys;
 //!   3: each word and record leaf's `constant`, which the viewer checks as decode does;
-//!   4: the `regfiles` key).
+//!   4: the `regfiles` key; 5: the `addrmaps` key).
 //! - `levels`, `scales`, `sources`, `archs`, `types`: the model as [`Model`] serializes it
 //!   (every type with its kind, members, evidence and alternatives; type references carry
 //!   `index` into `types`).
@@ -35,13 +35,19 @@
 //!   with `registers` (`offset` from the bundle, `width`, `access`, `reset` or null) and
 //!   their `fields` (`lsb`, `width`, `access`, `reset`, `enum_type`); every item with its
 //!   `archs`, confidence and evidence.
+//! - `addrmaps`: the SoC address maps (`spec/addrmap/`), one per architecture a source
+//!   places: `arch`, `doc`, `slots` (`name`, `size`, `parts`: `name`, `regfile` or null for
+//!   a reserved range, `offset` from the instance's base, `size`) and `windows` (`name`
+//!   with `{n}` for the channel number, `slot` an index into `slots`, `base`, `count`,
+//!   `stride`, `step`): instance `i` of a window is at `base + i·stride` and named with
+//!   `{n}` = `i·step`; every slot and window with its confidence and evidence.
 
 use serde::Serialize;
 
 use crate::model::*;
 
 /// The dictionary's format version, the first key of `dmaspec.json`.
-pub const FORMAT: &str = "dmaspec/4";
+pub const FORMAT: &str = "dmaspec/5";
 
 /// Files under `generated/` for this target, as (relative path, contents): `dmaspec.json`
 /// and the same dictionary as a script for the viewer (`docs/viewer/dmaspec.js`, compact:
@@ -85,6 +91,7 @@ fn doc(model: &Model) -> Doc<'_> {
         conflicts: &model.conflicts,
         gaps: &model.gaps,
         regfiles: &model.regfiles,
+        addrmaps: &model.addrmaps,
     }
 }
 
@@ -114,6 +121,8 @@ struct Doc<'m> {
     gaps: &'m [crate::model::gaps::Gap],
     /// Register files: bundles, registers and fields, per generation (`archs`).
     regfiles: &'m [crate::model::registers::RegFile],
+    /// Where the register files' instances lie in the SoC's MMIO space, per architecture.
+    addrmaps: &'m [crate::model::addrmap::AddrMap],
 }
 
 #[derive(Serialize)]
