@@ -26,12 +26,13 @@
  * full -> drop, 4 AXI write-response error, 5 AXI outstanding-write stall, 6 NQ threshold reached,
  * 7 SW NQ overlap, 8 coalescer multi-stream hit; all edge-triggered, clk_core_gated, needs_cdc) —
  * they are described in the register docs that drive them. The wr_buffer class mask (§6.1) names
- * the bits of wr_buf_enable_lo/hi (see there). Architectures: the page reads the schema on Cayman
- * (OBSERVED) and says the identical block ships under the mariana, mariana_plus, maverick and sunda
- * arch dirs; it also says v5 has no v5-specific schema ("v5 (Maverick-next) is INFERRED CARRIED"),
- * and the variants page says Maverick is v5 and no v5 register schema ships (its §6: maverick's
- * interior register layout INFERRED). As for UDMA_GEN (no v5 schema in the corpus), the regfile is
- * on sunda, cayman and mariana; maverick is left out.
+ * the bits of wr_buf_enable_lo/hi (see there); the flags type NOTIFIC_WR_BUFFER holds its 40
+ * positions and NOTIFIC_TRIGGER the seven trigger bits. Architectures: the page reads the schema on
+ * Cayman (OBSERVED) and says the identical block ships under the mariana, mariana_plus, maverick
+ * and sunda arch dirs; it also says v5 has no v5-specific schema ("v5 (Maverick-next) is INFERRED
+ * CARRIED"), and the variants page says Maverick is v5 and no v5 register schema ships (its §6:
+ * maverick's interior register layout INFERRED). As for UDMA_GEN (no v5 schema in the corpus), the
+ * regfile is on sunda, cayman and mariana; maverick is left out.
  *
  * Architectures: sunda, cayman, mariana. Each has its own section of macros and helpers prefixed
  * `NOTIFIC_10_QUEUE_<ARCH>_` (functions in lower case). Offsets of bundles are from the file's
@@ -351,7 +352,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_axi_id_id_set(uint32_t 
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1795,7 +1797,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_axi_id_id_set(uint32_t
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -3239,7 +3242,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_axi_id_id_set(uint32_
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */

@@ -335,7 +335,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_axi_id_id_set(uint32_t r
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1777,7 +1778,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_axi_id_id_set(uint32_t 
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -3219,7 +3221,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_axi_id_id_set(uint32_t
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
