@@ -1210,7 +1210,10 @@ fn the_wr_buffer_mask_names_its_forty_classes() {
     assert_eq!(W::ERROR_FP_UNDERFLOW.0, 1 << 0x15);
     assert_eq!(W::ERROR_EVENT_ERROR.0, 1 << 0x1c);
     assert_eq!(W::ERROR_PSUM_COLLISION.0, 1 << 0x1d);
-    assert_eq!((W::ERROR_SEQUENCER_0.0, W::ERROR_SEQUENCER_9.0), (1 << 0x1e, 1 << 0x27));
+    assert_eq!(
+        (W::ERROR_SEQUENCER_0.0, W::ERROR_SEQUENCER_9.0),
+        (1 << 0x1e, 1 << 0x27)
+    );
     assert_eq!(W::BITS.len(), 40);
 }
 
@@ -1227,4 +1230,24 @@ fn the_notific_trigger_bits_are_the_headers_seven() {
     assert_eq!(T::AXI_WRITE_ERR.0, 1 << 4);
     assert_eq!(T::SW_NQ_THLD_REACHED.0, 1 << 6);
     assert_eq!(T::BITS.len(), 7);
+}
+
+#[test]
+fn three_queue_registers_pulse_on_write() {
+    // CSR — NOTIFIC Queue §3, the SpecialAccess column: "| `+0x00` | `base_addr_lo` | RW |
+    // `bits[31:0]` | `0` | `PulseOnW` |", base_addr_hi and head_ptr `PulseOnW`; size,
+    // tail_ptr and threshold "None". The same rows hold for the 1-queue file (§8).
+    for file in ["NOTIFIC_10_QUEUE", "NOTIFIC_1_QUEUE"] {
+        for (r, special) in [
+            ("base_addr_lo", Some("PulseOnW")),
+            ("base_addr_hi", Some("PulseOnW")),
+            ("size", None),
+            ("head_ptr", Some("PulseOnW")),
+            ("tail_ptr", None),
+            ("threshold", None),
+        ] {
+            let reg = register(file, "notific_nq", r, "cayman");
+            assert_eq!(reg.special_access, special, "{file}.{r}");
+        }
+    }
 }

@@ -1335,10 +1335,12 @@ static inline uint64_t notific_10_queue_sunda_notific_nq_addr(uint64_t base, uin
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1364,10 +1366,12 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_base_addr_lo_bits_set(u
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1420,11 +1424,13 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_size_bits_set(uint32_t 
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2780,10 +2786,12 @@ static inline uint64_t notific_10_queue_cayman_notific_nq_addr(uint64_t base, ui
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2809,10 +2817,12 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_base_addr_lo_bits_set(
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2865,11 +2875,13 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_size_bits_set(uint32_t
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4225,10 +4237,12 @@ static inline uint64_t notific_10_queue_mariana_notific_nq_addr(uint64_t base, u
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4254,10 +4268,12 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_base_addr_lo_bits_set
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4310,11 +4326,13 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_size_bits_set(uint32_
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
