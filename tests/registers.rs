@@ -1270,5 +1270,108 @@ fn every_app_engine_status_register_is_a_16_bit_queue_bitmap() {
         assert_eq!(r.fields.len(), 1, "{name}");
         let f = &r.fields[0];
         assert_eq!((f.lsb, f.width, f.access), (0, 16, "RW"), "{name}");
+
+// ---- NOTIFIC: the kernel driver's notific.h and the page "CSR — NOTIFIC Queue" -----------
+
+/// The name the evidence cited as `cite` gives `r` (`None` when no evidence cites it so).
+fn driver_name(r: &RegisterMeta, cite: &str) -> Option<&'static str> {
+    (r.evidence.iter())
+        .find(|e| e.cite == cite)
+        .map(|e| e.name.unwrap_or(r.name))
+}
+
+#[test]
+fn notific_queue_descriptors_sit_where_the_drivers_notific_h_puts_them() {
+    // v3/notific.h:71 "#define NOTIFIC_NQ_SIZE 0x28"; the per-queue offset is
+    // START + index * NOTIFIC_NQ_SIZE (:73): BASE_ADDR_LO_OFFSET_START 0x100 (:72),
+    // BASE_ADDR_HI 0x104 (:85), F_SIZE 0x108 (:98); v3/notific.c:12 NOTIFIC_NQ_HEAD_OFFSET
+    // 0x10c. v2/notific.h:53-80 and v2/notific.c:12-13 give the same numbers for sunda.
+    let nq = bundle("NOTIFIC_10_QUEUE", "notific_nq");
+    assert_eq!((nq.offset, nq.stride, nq.count), (0x100, 0x28, 10));
+    let rows = [
+        ("base_addr_lo", 0x100, "base_addr_lo", "v3/notific.h"),
+        ("base_addr_hi", 0x104, "base_addr_hi", "v3/notific.h"),
+        ("size", 0x108, "f_size", "v3/notific.h"),
+        ("head_ptr", 0x10c, "head", "v3/notific.c"),
+    ];
+    for arch in ["sunda", "cayman"] {
+        for (r, at, driver, file) in rows {
+            let reg = register("NOTIFIC_10_QUEUE", "notific_nq", r, arch);
+            assert_eq!(nq.offset + reg.offset, at, "{r} on {arch}");
+            let cite = format!("aws-neuron-driver §{file}");
+            assert_eq!(driver_name(reg, &cite), Some(driver), "{r}'s driver name");
+        }
+    }
+    // The *_RESET_VALUE defines: v3/notific.h:75 and :88 0x00000000, :101
+    // NOTIFIC_F_SIZE_RESET_VALUE 0x00000000.
+    for r in ["base_addr_lo", "base_addr_hi", "size"] {
+        let reg = register("NOTIFIC_10_QUEUE", "notific_nq", r, "cayman");
+        assert_eq!(reg.reset, Some(0), "{r}");
+    }
+    // CSR — NOTIFIC Queue §3.1, the absolute map's last row:
+    // "| 9 | `0x268` | `0x26c` | `0x270` | `0x274` | `0x278` | `0x27c` |".
+    let last = |r: &str| {
+        nq.offset + 9 * nq.stride + register("NOTIFIC_10_QUEUE", "notific_nq", r, "cayman").offset
+    };
+    assert_eq!(last("base_addr_lo"), 0x268);
+    assert_eq!(last("head_ptr"), 0x274);
+    assert_eq!(last("threshold"), 0x27c);
+}
+
+#[test]
+fn the_wr_buffer_mask_names_its_forty_classes() {
+    use dmaspec::words::NOTIFIC_WR_BUFFER as W;
+    // CSR — NOTIFIC Queue §6.1: "| `1<<0x00` | `PE_0` (`ENG_MIN`) | `1<<0x0b` | `EVSEM` |",
+    // "| `1<<0x0a` | `SP` (`ENG_MAX`) | `1<<0x1c` | `ERROR_EVENT_ERROR` |", "`1<<0x0c` | `HAM`",
+    // "`1<<0x0d..0x14` | `Q7_0 .. Q7_7`", "`1<<0x15` | `ERROR_FP_UNDERFLOW` (`ERROR_MIN`)",
+    // "`1<<0x1d` | `ERROR_PSUM_COLLISION`", "`1<<0x1e..0x27` | per-engine
+    // `SEQUENCER_{NONFATAL,FATAL}` ... up to `ERROR_MAX = 1<<0x27`": 0x28 = 40 positions.
+    assert_eq!(W::PE_0.0, 1);
+    assert_eq!(W::SP.0, 1 << 0x0a);
+    assert_eq!(W::EVSEM.0, 1 << 0x0b);
+    assert_eq!(W::HAM.0, 1 << 0x0c);
+    assert_eq!((W::Q7_0.0, W::Q7_7.0), (1 << 0x0d, 1 << 0x14));
+    assert_eq!(W::ERROR_FP_UNDERFLOW.0, 1 << 0x15);
+    assert_eq!(W::ERROR_EVENT_ERROR.0, 1 << 0x1c);
+    assert_eq!(W::ERROR_PSUM_COLLISION.0, 1 << 0x1d);
+    assert_eq!(
+        (W::ERROR_SEQUENCER_0.0, W::ERROR_SEQUENCER_9.0),
+        (1 << 0x1e, 1 << 0x27)
+    );
+    assert_eq!(W::BITS.len(), 40);
+}
+
+#[test]
+fn the_notific_trigger_bits_are_the_headers_seven() {
+    use dmaspec::words::NOTIFIC_TRIGGER as T;
+    // CSR — NOTIFIC Queue §6.2: "| 0 | `NOTIFIC_SW_NQ_FULL_ERR_BIT` |", "| 1 |
+    // `NOTIFIC_QUEUE_DISABLED_ERR_BIT` |", "| 3 | `NOTIFIC_WR_BUFFER_FULL_DROP_BIT` |",
+    // "| 4 | `NOTIFIC_AXI_WRITE_ERR_BIT` |", "| 6 | `NOTIFIC_SW_NQ_THLD_REACHED_BIT` |";
+    // "Trigger bits 0–6 map 1:1 to the named `#define`s".
+    assert_eq!(T::SW_NQ_FULL_ERR.0, 1);
+    assert_eq!(T::QUEUE_DISABLED_ERR.0, 1 << 1);
+    assert_eq!(T::WR_BUFFER_FULL_DROP.0, 1 << 3);
+    assert_eq!(T::AXI_WRITE_ERR.0, 1 << 4);
+    assert_eq!(T::SW_NQ_THLD_REACHED.0, 1 << 6);
+    assert_eq!(T::BITS.len(), 7);
+}
+
+#[test]
+fn three_queue_registers_pulse_on_write() {
+    // CSR — NOTIFIC Queue §3, the SpecialAccess column: "| `+0x00` | `base_addr_lo` | RW |
+    // `bits[31:0]` | `0` | `PulseOnW` |", base_addr_hi and head_ptr `PulseOnW`; size,
+    // tail_ptr and threshold "None". The same rows hold for the 1-queue file (§8).
+    for file in ["NOTIFIC_10_QUEUE", "NOTIFIC_1_QUEUE"] {
+        for (r, special) in [
+            ("base_addr_lo", Some("PulseOnW")),
+            ("base_addr_hi", Some("PulseOnW")),
+            ("size", None),
+            ("head_ptr", Some("PulseOnW")),
+            ("tail_ptr", None),
+            ("threshold", None),
+        ] {
+            let reg = register(file, "notific_nq", r, "cayman");
+            assert_eq!(reg.special_access, special, "{file}.{r}");
+        }
     }
 }

@@ -377,3 +377,35 @@ fn extreme_counts_and_offsets_are_errors_not_panics() {
          in register file `RF`",
     );
 }
+
+#[test]
+fn a_special_access_is_a_known_side_effect_of_a_writable_register() {
+    use dmaspec_codegen::model::registers::SideEffect;
+    let pulsed = edited(
+        "access = \"WO\"",
+        "access = \"WO\"\nspecial_access = \"PulseOnW\"",
+    );
+    let m = SPEC.load(&pulsed).expect("valid");
+    let kick = &m.regfiles[0].bundles[0].registers[1];
+    assert_eq!(kick.special_access, Some(SideEffect::PulseOnW));
+    assert_eq!(kick.access_label(), "WO, PulseOnW");
+    SPEC.only(
+        &edited(
+            "access = \"WO\"",
+            "access = \"WO\"\nspecial_access = \"PulseOnWrite\"",
+        ),
+        "special_access = ",
+        "\"PulseOnWrite\"",
+        "unknown special access `PulseOnWrite`: write `PulseOnW` (a write also pulses), or \
+         leave it out when the source says None; did you mean `PulseOnW`?",
+    );
+    SPEC.only(
+        &edited(
+            "access = \"WO\"",
+            "access = \"RO\"\nspecial_access = \"PulseOnW\"",
+        ),
+        "special_access = ",
+        "\"PulseOnW\"",
+        "register `kick` is read-only: a pulse on write needs a writable register",
+    );
+}

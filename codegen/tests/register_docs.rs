@@ -425,7 +425,7 @@ fn every_register_and_field_is_on_its_page_with_bits_and_reset() {
                         b.name
                     );
                 }
-                assert_eq!(map.cell(row, "Access"), r.access.as_str());
+                assert_eq!(map.cell(row, "Access"), r.access_label());
                 assert_eq!(map.cell(row, "Reset"), hex(r.reset, r.width));
 
                 // The register's own section, on its bundle's page, which the file's page

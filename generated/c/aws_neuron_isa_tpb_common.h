@@ -76,6 +76,165 @@
 DMASPEC_OWN_USES_BEGIN
 
 /**
+ * NOTIFIC_WR_BUFFER (8 bytes): The one-hot 64-bit record-class mask
+ * NEURON_ISA_TPB_NOTIFIC_WR_BUFFER (40 positions, bits 0x00-0x27): a set bit keeps that class's
+ * write buffer live, a clear one masks its records away. It is the value of wr_buf_enable_lo/hi;
+ * the page does not say how it splits over the two halves (see wr_buf_enable_lo). Names are the
+ * header's without the NEURON_ISA_TPB_NOTIFIC_WR_BUFFER_ prefix, except the ten sequencer-error
+ * bits 0x1e-0x27, which the page gives only as a group (per-engine SEQUENCER_{NONFATAL,FATAL} for
+ * PE/POOL/ACT/DVE/SP): they are named by their index, ERROR_SEQUENCER_0-9. The header notes that
+ * only the evsem and error controls are exposed.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §6.1; wiki-csr-notific §2.4. Spec: registers/notific.toml:28.
+ */
+typedef uint64_t NOTIFIC_WR_BUFFER;
+/** Bit 0: PE engine write buffer 0 (ENG_MIN). */
+#define NOTIFIC_WR_BUFFER_PE_0 0x0000000000000001ull
+/** Bit 1: PE engine write buffer 1. */
+#define NOTIFIC_WR_BUFFER_PE_1 0x0000000000000002ull
+/** Bit 2: POOL engine write buffer 0. */
+#define NOTIFIC_WR_BUFFER_POOL_0 0x0000000000000004ull
+/** Bit 3: POOL engine write buffer 1. */
+#define NOTIFIC_WR_BUFFER_POOL_1 0x0000000000000008ull
+/** Bit 4: ACT engine write buffer 0. */
+#define NOTIFIC_WR_BUFFER_ACT_0 0x0000000000000010ull
+/** Bit 5: ACT engine write buffer 1. */
+#define NOTIFIC_WR_BUFFER_ACT_1 0x0000000000000020ull
+/** Bit 6: ACT engine write buffer 2. */
+#define NOTIFIC_WR_BUFFER_ACT_2 0x0000000000000040ull
+/** Bit 7: DVE engine write buffer 0. */
+#define NOTIFIC_WR_BUFFER_DVE_0 0x0000000000000080ull
+/** Bit 8: DVE engine write buffer 1. */
+#define NOTIFIC_WR_BUFFER_DVE_1 0x0000000000000100ull
+/** Bit 9: DVE engine write buffer 2. */
+#define NOTIFIC_WR_BUFFER_DVE_2 0x0000000000000200ull
+/** Bit 10: SP engine write buffer (ENG_MAX). */
+#define NOTIFIC_WR_BUFFER_SP 0x0000000000000400ull
+/** Bit 11: Event / semaphore records. */
+#define NOTIFIC_WR_BUFFER_EVSEM 0x0000000000000800ull
+/** Bit 12: HAM throttle-monitor records. */
+#define NOTIFIC_WR_BUFFER_HAM 0x0000000000001000ull
+/** Bit 13: Q7 core 0 records. */
+#define NOTIFIC_WR_BUFFER_Q7_0 0x0000000000002000ull
+/** Bit 14: Q7 core 1 records. */
+#define NOTIFIC_WR_BUFFER_Q7_1 0x0000000000004000ull
+/** Bit 15: Q7 core 2 records. */
+#define NOTIFIC_WR_BUFFER_Q7_2 0x0000000000008000ull
+/** Bit 16: Q7 core 3 records. */
+#define NOTIFIC_WR_BUFFER_Q7_3 0x0000000000010000ull
+/** Bit 17: Q7 core 4 records. */
+#define NOTIFIC_WR_BUFFER_Q7_4 0x0000000000020000ull
+/** Bit 18: Q7 core 5 records. */
+#define NOTIFIC_WR_BUFFER_Q7_5 0x0000000000040000ull
+/** Bit 19: Q7 core 6 records. */
+#define NOTIFIC_WR_BUFFER_Q7_6 0x0000000000080000ull
+/** Bit 20: Q7 core 7 records. */
+#define NOTIFIC_WR_BUFFER_Q7_7 0x0000000000100000ull
+/** Bit 21: TPB_ERROR records with error_id FP_UNDERFLOW (0x00) (ERROR_MIN). */
+#define NOTIFIC_WR_BUFFER_ERROR_FP_UNDERFLOW 0x0000000000200000ull
+/** Bit 22: TPB_ERROR records with error_id FP_NAN (0x01). */
+#define NOTIFIC_WR_BUFFER_ERROR_FP_NAN 0x0000000000400000ull
+/** Bit 23: TPB_ERROR records with error_id FP_INF (0x02). */
+#define NOTIFIC_WR_BUFFER_ERROR_FP_INF 0x0000000000800000ull
+/** Bit 24: TPB_ERROR records with error_id FP_OVERFLOW (0x03). */
+#define NOTIFIC_WR_BUFFER_ERROR_FP_OVERFLOW 0x0000000001000000ull
+/** Bit 25: TPB_ERROR records with error_id MEMORY_ERROR (0x04). */
+#define NOTIFIC_WR_BUFFER_ERROR_MEMORY_ERROR 0x0000000002000000ull
+/** Bit 26: TPB_ERROR records with error_id FAKE_ERROR (0x05). */
+#define NOTIFIC_WR_BUFFER_ERROR_FAKE_ERROR 0x0000000004000000ull
+/** Bit 27: TPB_ERROR records with error_id SEMAPHORE_ERROR (0x06). */
+#define NOTIFIC_WR_BUFFER_ERROR_SEMAPHORE_ERROR 0x0000000008000000ull
+/** Bit 28: TPB_ERROR records with error_id EVENT_ERROR (0x07). */
+#define NOTIFIC_WR_BUFFER_ERROR_EVENT_ERROR 0x0000000010000000ull
+/** Bit 29: TPB_ERROR records with error_id PSUM_COLLISION (0x08). */
+#define NOTIFIC_WR_BUFFER_ERROR_PSUM_COLLISION 0x0000000020000000ull
+/**
+ * Bit 30: Sequencer error records, the first of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_0 0x0000000040000000ull
+/**
+ * Bit 31: Sequencer error records, the second of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_1 0x0000000080000000ull
+/**
+ * Bit 32: Sequencer error records, the third of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_2 0x0000000100000000ull
+/**
+ * Bit 33: Sequencer error records, the fourth of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_3 0x0000000200000000ull
+/**
+ * Bit 34: Sequencer error records, the fifth of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_4 0x0000000400000000ull
+/**
+ * Bit 35: Sequencer error records, the sixth of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_5 0x0000000800000000ull
+/**
+ * Bit 36: Sequencer error records, the seventh of the ten per-engine SEQUENCER_{NONFATAL,FATAL}
+ * bits (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_6 0x0000001000000000ull
+/**
+ * Bit 37: Sequencer error records, the eighth of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_7 0x0000002000000000ull
+/**
+ * Bit 38: Sequencer error records, the ninth of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_8 0x0000004000000000ull
+/**
+ * Bit 39: Sequencer error records, the tenth of the ten per-engine SEQUENCER_{NONFATAL,FATAL} bits
+ * (PE/POOL/ACT/DVE/SP) (ERROR_MAX); which engine and kind is not given, so the name is its index.
+ */
+#define NOTIFIC_WR_BUFFER_ERROR_SEQUENCER_9 0x0000008000000000ull
+DMASPEC_STATIC_ASSERT(sizeof(NOTIFIC_WR_BUFFER) == 8, "NOTIFIC_WR_BUFFER is 8 bytes");
+
+/**
+ * NOTIFIC_TRIGGER (1 byte): The NOTIFIC interrupt trigger bits, the #defines at the tail of the ISA
+ * header's notification.h (NOTIFIC_<name>_BIT = 0..6); trigger bit n drives INTC source
+ * tpb_notific_intr_n (edge-triggered, clk_core_gated). Names are the header's without the NOTIFIC_
+ * prefix and _BIT suffix. tpb_notific_intr_7 (SW NQ overlap) and _8 (coalescer multi-stream hit)
+ * have no trigger bit. Not a register: no register of this block holds these bits.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ *
+ * Evidence: wiki-csr-notific §6.2. Spec: registers/notific.toml:84.
+ */
+typedef uint8_t NOTIFIC_TRIGGER;
+/** Bit 0: A write to a full SW NQ (lossless path): tpb_notific_intr_0. */
+#define NOTIFIC_TRIGGER_SW_NQ_FULL_ERR 0x01u
+/** Bit 1: A write to a disabled NQ, dropped: tpb_notific_intr_1. */
+#define NOTIFIC_TRIGGER_QUEUE_DISABLED_ERR 0x02u
+/** Bit 2: A HW input buffer full, stalling the producer (hw_backpressure): tpb_notific_intr_2. */
+#define NOTIFIC_TRIGGER_WR_BUFFER_FULL_BACKPRESSURE 0x04u
+/** Bit 3: A HW input buffer full, the record dropped: tpb_notific_intr_3. */
+#define NOTIFIC_TRIGGER_WR_BUFFER_FULL_DROP 0x08u
+/**
+ * Bit 4: An AXI write-response error (nq_error_addr_lo/hi capture the address): tpb_notific_intr_4.
+ */
+#define NOTIFIC_TRIGGER_AXI_WRITE_ERR 0x10u
+/** Bit 5: The AXI master at its maximum of outstanding writes: tpb_notific_intr_5. */
+#define NOTIFIC_TRIGGER_AXI_OUTSTANDING_STALL 0x20u
+/**
+ * Bit 6: An NQ's usage reached its threshold (re-armed by a head_ptr write): tpb_notific_intr_6.
+ */
+#define NOTIFIC_TRIGGER_SW_NQ_THLD_REACHED 0x40u
+DMASPEC_STATIC_ASSERT(sizeof(NOTIFIC_TRIGGER) == 1, "NOTIFIC_TRIGGER is 1 byte");
+
+/**
  * UDMA_GEN_MARK_PKT (1 byte): When axi_queue marks a packet after an AXI error (tx_mark_pkt,
  * rx_mark_pkt). The values and their meanings are the page's; the enumerator names are the spec's,
  * spelled from the page's words (`0=never / 1=mark if NON_ACTIVE / 2=mark any`), hence

@@ -203,6 +203,8 @@ pub struct RegisterMeta {
     pub offset: u64,
     pub width: u32,
     pub access: &'static str,
+    /// What an access does besides the value (`PulseOnW`: a write also pulses).
+    pub special_access: Option<&'static str>,
     pub reset: Option<u64>,
     pub archs: &'static [&'static str],
     pub confidence: super::meta::Confidence,

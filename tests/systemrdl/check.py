@@ -17,8 +17,9 @@ A register dmaspec's header gives no field stands in the `.rdl` as one field nam
 over all its bits; that field must be exactly that. Every register and field macro of the
 dmaspec header's architecture sections must be reached, so neither side can drop one.
 
-Beside that comparison with our own headers, the EVT_SEM file is held to a table read by
-hand from its source page (`EVT_SEM` below).
+Beside that comparison with our own headers, the EVT_SEM file and NOTIFIC_10_QUEUE's queue
+descriptors are held to tables read by hand from their source pages (`EVT_SEM` and
+`NOTIFIC_NQ` below).
 
 Run from the repository root: `python tests/systemrdl/check.py` (needs gcc,
 systemrdl-compiler and peakrdl-cheader). Writes under target/systemrdl/.
@@ -225,14 +226,21 @@ EVT_SEM = [
 ]
 
 
-def evt_sem_golden() -> list[str]:
-    """The EVT_SEM .rdl against the source's table, through systemrdl-compiler's addresses."""
+def elaborated(name: str) -> AddrmapNode | None:
+    """The top of `name`.rdl, or None when it does not compile (check() reports that)."""
     compiler = RDLCompiler()
     try:
-        compiler.compile_file(str(RDL_DIR / "tpb_events_semaphores_axi.rdl"))
-        top = compiler.elaborate().top
+        compiler.compile_file(str(RDL_DIR / f"{name}.rdl"))
+        return compiler.elaborate().top
     except RDLCompileError:
-        return []  # check() reports the file
+        return None
+
+
+def evt_sem_golden() -> list[str]:
+    """The EVT_SEM .rdl against the source's table, through systemrdl-compiler's addresses."""
+    top = elaborated("tpb_events_semaphores_axi")
+    if top is None:
+        return []
     problems = []
     for bundle, base, sw in EVT_SEM:
         node = top.get_child_by_name(bundle)
@@ -246,6 +254,39 @@ def evt_sem_golden() -> list[str]:
             want = (base + 4 * n, [sw])
             if got != want:
                 problems.append(f"EVT_SEM golden: {bundle}[{n}]: {got}, the source {want}")
+    return problems
+
+
+# A golden table read by hand from "CSR — NOTIFIC Queue" (wiki-csr-notific) §3 and §3.1: the
+# per-queue descriptor's registers, queue 9's absolute address (the §3.1 row "| 9 | `0x268`
+# | `0x26c` | `0x270` | `0x274` | `0x278` | `0x27c` |") and whether the SpecialAccess
+# column says `PulseOnW`, which the .rdl writes as `swmod`.
+NOTIFIC_NQ = [
+    ("base_addr_lo", 0x268, True),  # | `+0x00` | `base_addr_lo` | RW | ... | `PulseOnW` |
+    ("base_addr_hi", 0x26C, True),  # | `+0x04` | `base_addr_hi` | RW | ... | `PulseOnW` |
+    ("size", 0x270, False),  # | `+0x08` | `size` | RW | `bits[31:0]` | `0` | None |
+    ("head_ptr", 0x274, True),  # | `+0x0c` | `head_ptr` | RW | ... | `PulseOnW` |
+    ("tail_ptr", 0x278, False),  # | `+0x10` | `tail_ptr` | RO | `tp[31:0]` | `0x0` | None |
+    ("threshold", 0x27C, False),  # | `+0x14` | `threshold` | RW | `val[31:0]` | `0x0` | None |
+]
+
+
+def notific_golden() -> list[str]:
+    """The NOTIFIC_10_QUEUE .rdl's queue descriptors against the page's §3 table."""
+    top = elaborated("notific_10_queue")
+    if top is None:
+        return []
+    nq = top.get_child_by_name("notific_nq")
+    if nq is None or nq.array_dimensions != [10]:
+        return ["NOTIFIC golden: notific_nq is not an array of 10"]
+    last = list(nq.unrolled())[9]
+    problems = []
+    for name, address, pulse in NOTIFIC_NQ:
+        reg = last.get_child_by_name(name)
+        got = (reg.absolute_address, [f.get_property("swmod") for f in reg.fields()])
+        want = (address, [pulse])
+        if got != want:
+            problems.append(f"NOTIFIC golden: notific_nq[9].{name}: {got}, the source {want}")
     return problems
 
 
@@ -308,6 +349,7 @@ def main() -> int:
         totals = [totals[0] + regs, totals[1] + fields, totals[2] + compared]
         problems += found
     problems += evt_sem_golden()
+    problems += notific_golden()
     for p in problems:
         print(p, file=sys.stderr)
     print(

@@ -199,6 +199,10 @@ impl Arch<'_, '_> {
         self.layout(at, Kind::Moved, "offset", hex(or.offset), hex(nr.offset));
         self.layout(at, Kind::Resized, "width", bits(or.width), bits(nr.width));
         self.access_and_reset(at, (or.access, or.reset), (nr.access, nr.reset));
+        if or.special_access != nr.special_access {
+            let detail = format!("{} -> {}", or.access_label(), nr.access_label());
+            self.push(at, Kind::AccessChanged, detail, ACCESS);
+        }
         self.told(at, Told::register(or), Told::register(nr));
         let by_name = |v: &[&RegField], name: &str| v.iter().position(|f| f.name == name);
         for f in &n.fields {

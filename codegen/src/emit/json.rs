@@ -32,7 +32,8 @@
 //!   `reason`, confidence, evidence and declaring `file`.
 //! - `regfiles`: the register files (`spec/registers/`): `name`, `size`, `bus_width`,
 //!   `archs`, `counts`, and `bundles` (`offset`, `size`, `count`, `stride`, `archs`), each
-//!   with `registers` (`offset` from the bundle, `width`, `access`, `reset` or null) and
+//!   with `registers` (`offset` from the bundle, `width`, `access`, `special_access`
+//!   (`"PulseOnW"` or null), `reset` or null) and
 //!   their `fields` (`lsb`, `width`, `access`, `reset`, `enum_type`); every item with its
 //!   `archs`, confidence and evidence.
 //! - `addrmaps`: the SoC address maps (`spec/addrmap/`), one per architecture a source

@@ -379,7 +379,9 @@ fn register(
 ) {
     let reg = r.register;
     let (value, mask) = r.reset();
-    let mut notes = Vec::new();
+    // SVD has no element for a write strobe (modifiedWriteValues only says how a written
+    // value is stored), so a side effect is told in the description.
+    let mut notes: Vec<String> = reg.side_effect_note().into_iter().collect();
     if reg.reset.is_none() {
         notes.push(if mask == 0 {
             "Reset value: not given by the sources (resetMask 0).".to_string()

@@ -24,7 +24,7 @@ use std::fmt::Write;
 use super::svd::{bundle_description, describe, file_notes, provenance};
 use crate::model::Model;
 use crate::model::registers::{
-    Access, BundleView, RegField, RegFile, RegFileView, RegisterView, width_mask,
+    Access, BundleView, RegField, RegFile, RegFileView, RegisterView, SideEffect, width_mask,
 };
 use crate::output::STAMP;
 
@@ -205,7 +205,8 @@ fn bundle(b: &BundleView, out: &mut String) {
 
 fn register(r: &RegisterView, out: &mut String) {
     let reg = r.register;
-    let mut notes = vec![format!("{}, {} bits.", reg.access.as_str(), reg.width)];
+    let mut notes = vec![format!("{}, {} bits.", reg.access_label(), reg.width)];
+    notes.extend(reg.side_effect_note());
     match reg.reset {
         Some(v) => notes.push(format!("Reset {v:#x}.")),
         None => notes.push("Reset: not given for the whole register.".to_string()),
@@ -214,6 +215,9 @@ fn register(r: &RegisterView, out: &mut String) {
     if unknown != 0 && !r.fields.is_empty() {
         notes.push(format!("Bits {unknown:#x} are in no field."));
     }
+    // PulseOnW is SystemRDL's swmod (a strobe on each software write, the value kept), not
+    // singlepulse (a field that clears itself after one cycle).
+    let swmod = reg.special_access == Some(SideEffect::PulseOnW);
     line(out, 2, "reg {");
     let desc = describe(&reg.doc, &notes, provenance(&reg.confidence, &reg.evidence));
     line(out, 3, &format!("desc = {};", string(&desc)));
@@ -228,11 +232,13 @@ fn register(r: &RegisterView, out: &mut String) {
             width: reg.width,
             access: reg.access,
             reset: reg.reset,
+            swmod,
         };
         field(&spec, out);
     }
     for f in &r.fields {
-        field(&FieldSpec::of(f, reg.reset), out);
+        let spec = FieldSpec::of(f, reg.reset);
+        field(&FieldSpec { swmod, ..spec }, out);
     }
     line(
         out,
@@ -250,6 +256,8 @@ struct FieldSpec<'a> {
     width: u32,
     access: Access,
     reset: Option<u64>,
+    /// Software writes pulse a strobe to the hardware (SystemRDL `swmod`).
+    swmod: bool,
 }
 
 impl<'a> FieldSpec<'a> {
@@ -277,6 +285,7 @@ impl<'a> FieldSpec<'a> {
                 .reset
                 .or(register_reset.map(|v| v >> f.lsb))
                 .map(|v| v & mask),
+            swmod: false,
         }
     }
 }
@@ -291,6 +300,9 @@ fn field(f: &FieldSpec, out: &mut String) {
     line(out, 4, &format!("desc = {};", string(&f.desc)));
     line(out, 4, &format!("sw = {sw};"));
     line(out, 4, &format!("hw = {hw};"));
+    if f.swmod {
+        line(out, 4, "swmod = true;");
+    }
     let bits = format!("[{}:{}]", f.lsb + f.width - 1, f.lsb);
     let reset = f.reset.map_or(String::new(), |v| format!(" = {v:#x}"));
     line(out, 3, &format!("}} {}{bits}{reset};", ident(f.name)));

@@ -10,7 +10,9 @@ use serde_spanned::Spanned;
 use super::nesting::Room;
 use super::{FileId, Loader, Scope};
 use crate::diagnostics::suggest;
-use crate::model::registers::{Access, Bundle, Count, RegField, RegFile, Register, width_mask};
+use crate::model::registers::{
+    Access, Bundle, Count, RegField, RegFile, Register, SideEffect, width_mask,
+};
 use crate::model::{Confidence, Model, TypeKind};
 use crate::schema::RawEvidence;
 use crate::schema::RawFile;
@@ -637,6 +639,8 @@ impl Loader {
             );
         }
         let access = self.access(at, &r.access);
+        let special_access =
+            (r.special_access.as_ref()).and_then(|x| self.side_effect(at, x, access, &what));
         let reset = r.reset.as_ref().map(|v| {
             self.fits(at, v, width, &format!("{what}'s reset"));
             *v.get_ref()
@@ -667,6 +671,7 @@ impl Loader {
             offset,
             width,
             access: access.unwrap_or(Access::RW),
+            special_access,
             reset,
             archs,
             confidence,
@@ -814,6 +819,37 @@ impl Loader {
         } else if let Some(msg) = super::names::rust_error(n) {
             self.err(at, name.span(), msg);
         }
+    }
+
+    /// A register's `special_access`: a known side effect that its access allows.
+    fn side_effect(
+        &mut self,
+        at: FileId,
+        x: &Spanned<String>,
+        access: Option<Access>,
+        what: &str,
+    ) -> Option<SideEffect> {
+        let Some(effect) = SideEffect::parse(x.get_ref()) else {
+            self.err(
+                at,
+                x.span(),
+                format!(
+                    "unknown special access `{}`: write `PulseOnW` (a write also pulses), or \
+                     leave it out when the source says None{}",
+                    x.get_ref(),
+                    suggest(x.get_ref(), ["PulseOnW"])
+                ),
+            );
+            return None;
+        };
+        if access.is_some_and(|a| !a.writable()) {
+            self.err(
+                at,
+                x.span(),
+                format!("{what} is read-only: a pulse on write needs a writable register"),
+            );
+        }
+        Some(effect)
     }
 
     fn access(&mut self, at: FileId, a: &Spanned<String>) -> Option<Access> {

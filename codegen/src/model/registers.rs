@@ -43,6 +43,32 @@ impl Access {
     }
 }
 
+/// What else a register access does, beyond storing or returning the value (the CSR
+/// schema's `SpecialAccess` column; its `None` is no side effect).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum SideEffect {
+    /// A write also emits a one-cycle pulse to the hardware (a latch or re-arm strobe); the
+    /// written value is stored as usual.
+    PulseOnW,
+}
+
+impl SideEffect {
+    pub fn parse(s: &str) -> Option<SideEffect> {
+        (s == "PulseOnW").then_some(SideEffect::PulseOnW)
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SideEffect::PulseOnW => "PulseOnW",
+        }
+    }
+    /// One line for a reader: what the access does besides the value.
+    pub fn describe(self) -> &'static str {
+        match self {
+            SideEffect::PulseOnW => "a write also emits a one-cycle pulse to the hardware",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct RegFile {
     pub name: String,
@@ -93,6 +119,8 @@ pub struct Register {
     pub offset: u64,
     pub width: u32,
     pub access: Access,
+    /// The access's side effect, when the source gives one.
+    pub special_access: Option<SideEffect>,
     pub reset: Option<u64>,
     pub archs: Vec<String>,
     pub confidence: Confidence,
@@ -135,6 +163,19 @@ impl RegField {
 }
 
 impl Register {
+    /// The access as tables write it, with its side effect: `RW` or `RW, PulseOnW`.
+    pub fn access_label(&self) -> String {
+        match self.special_access {
+            Some(e) => format!("{}, {}", self.access.as_str(), e.as_str()),
+            None => self.access.as_str().to_string(),
+        }
+    }
+
+    /// A sentence on the access's side effect, for the outputs' descriptions.
+    pub fn side_effect_note(&self) -> Option<String> {
+        (self.special_access).map(|e| format!("{}: {}.", e.as_str(), e.describe()))
+    }
+
     /// The bits no field of `fields` covers.
     pub fn unknown_mask<'f>(&self, fields: impl IntoIterator<Item = &'f RegField>) -> u64 {
         let covered = fields.into_iter().fold(0, |m, f| m | f.mask());

@@ -108,6 +108,10 @@ pub struct RawRegister {
     /// `RW`, `RO` or `WO`.
     #[schemars(with = "String")]
     pub access: Spanned<String>,
+    /// What an access does besides the value, as the CSR schema's `SpecialAccess` column
+    /// says: `PulseOnW` (a write also pulses). Absent for none.
+    #[schemars(with = "Option<String>")]
+    pub special_access: Option<Spanned<String>>,
     /// The whole register's value after reset, when the source gives it.
     #[schemars(with = "Option<u64>")]
     pub reset: Option<Spanned<u64>>,

@@ -26,12 +26,13 @@
  * full -> drop, 4 AXI write-response error, 5 AXI outstanding-write stall, 6 NQ threshold reached,
  * 7 SW NQ overlap, 8 coalescer multi-stream hit; all edge-triggered, clk_core_gated, needs_cdc) —
  * they are described in the register docs that drive them. The wr_buffer class mask (§6.1) names
- * the bits of wr_buf_enable_lo/hi (see there). Architectures: the page reads the schema on Cayman
- * (OBSERVED) and says the identical block ships under the mariana, mariana_plus, maverick and sunda
- * arch dirs; it also says v5 has no v5-specific schema ("v5 (Maverick-next) is INFERRED CARRIED"),
- * and the variants page says Maverick is v5 and no v5 register schema ships (its §6: maverick's
- * interior register layout INFERRED). As for UDMA_GEN (no v5 schema in the corpus), the regfile is
- * on sunda, cayman and mariana; maverick is left out.
+ * the bits of wr_buf_enable_lo/hi (see there); the flags type NOTIFIC_WR_BUFFER holds its 40
+ * positions and NOTIFIC_TRIGGER the seven trigger bits. Architectures: the page reads the schema on
+ * Cayman (OBSERVED) and says the identical block ships under the mariana, mariana_plus, maverick
+ * and sunda arch dirs; it also says v5 has no v5-specific schema ("v5 (Maverick-next) is INFERRED
+ * CARRIED"), and the variants page says Maverick is v5 and no v5 register schema ships (its §6:
+ * maverick's interior register layout INFERRED). As for UDMA_GEN (no v5 schema in the corpus), the
+ * regfile is on sunda, cayman and mariana; maverick is left out.
  *
  * Architectures: sunda, cayman, mariana. Each has its own section of macros and helpers prefixed
  * `NOTIFIC_10_QUEUE_<ARCH>_` (functions in lower case). Offsets of bundles are from the file's
@@ -351,7 +352,8 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_axi_id_id_set(uint32_t 
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1333,10 +1335,12 @@ static inline uint64_t notific_10_queue_sunda_notific_nq_addr(uint64_t base, uin
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1362,10 +1366,12 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_base_addr_lo_bits_set(u
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1418,11 +1424,13 @@ static inline uint32_t notific_10_queue_sunda_notific_nq_size_bits_set(uint32_t 
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1795,7 +1803,8 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_axi_id_id_set(uint32_t
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2777,10 +2786,12 @@ static inline uint64_t notific_10_queue_cayman_notific_nq_addr(uint64_t base, ui
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2806,10 +2817,12 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_base_addr_lo_bits_set(
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2862,11 +2875,13 @@ static inline uint32_t notific_10_queue_cayman_notific_nq_size_bits_set(uint32_t
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -3239,7 +3254,8 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_axi_id_id_set(uint32_
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4221,10 +4237,12 @@ static inline uint64_t notific_10_queue_mariana_notific_nq_addr(uint64_t base, u
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4250,10 +4268,12 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_base_addr_lo_bits_set
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4306,11 +4326,13 @@ static inline uint32_t notific_10_queue_mariana_notific_nq_size_bits_set(uint32_
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */

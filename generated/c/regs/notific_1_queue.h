@@ -335,7 +335,8 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_axi_id_id_set(uint32_t r
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1314,10 +1315,12 @@ static inline uint64_t notific_1_queue_sunda_notific_nq_addr(uint64_t base) {
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1343,10 +1346,12 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_base_addr_lo_bits_set(ui
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1399,11 +1404,13 @@ static inline uint32_t notific_1_queue_sunda_notific_nq_size_bits_set(uint32_t r
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -1777,7 +1784,8 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_axi_id_id_set(uint32_t 
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2756,10 +2764,12 @@ static inline uint64_t notific_1_queue_cayman_notific_nq_addr(uint64_t base) {
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2785,10 +2795,12 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_base_addr_lo_bits_set(u
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2841,11 +2853,13 @@ static inline uint32_t notific_1_queue_cayman_notific_nq_size_bits_set(uint32_t 
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -3219,7 +3233,8 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_axi_id_id_set(uint32_t
  * exposed". The page gives the mask as one 64-bit value and does not say how it splits over
  * _lo/_hi; bits 0..31 in _lo and 32..0x27 in _hi [7:0] is dmaspec's reading (MED/INFERRED: a 64-bit
  * mask over two 32-bit halves, low half first as for hw_backpressure_lo/hi) (not declared as
- * fields: the schema field is the one en[31:0]).
+ * fields: the schema field is the one en[31:0]); the flags type NOTIFIC_WR_BUFFER names the 40
+ * positions.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4198,10 +4213,12 @@ static inline uint64_t notific_1_queue_mariana_notific_nq_addr(uint64_t base) {
 }
 
 /**
- * Register base_addr_lo at bundle offset 0x0: RW, 32 bits, reset 0x00000000. Low 32b of the SoC/RAM
- * address where this NQ ring lives. SpecialAccess PulseOnW: a write also emits a one-cycle pulse
- * (latch / re-arm), an RTL-generation attribute; software just writes the value (the page: MED ·
- * INFERRED for the semantics).
+ * Register base_addr_lo at bundle offset 0x0: RW, PulseOnW, 32 bits, reset 0x00000000. Low 32b of
+ * the SoC/RAM address where this NQ ring lives. The write pulse (special_access PulseOnW) latches /
+ * re-arms, an RTL-generation attribute; software just writes the value (the page: MED · INFERRED
+ * for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4227,10 +4244,12 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_base_addr_lo_bits_set(
 }
 
 /**
- * Register base_addr_hi at bundle offset 0x4: RW, 32 bits, reset 0x00000000. High 32b of NQ ring
- * base address. SpecialAccess PulseOnW: a write also emits a one-cycle pulse (latch / re-arm), an
+ * Register base_addr_hi at bundle offset 0x4: RW, PulseOnW, 32 bits, reset 0x00000000. High 32b of
+ * NQ ring base address. The write pulse (special_access PulseOnW) latches / re-arms, an
  * RTL-generation attribute; software just writes the value (the page: MED · INFERRED for the
  * semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -4283,11 +4302,13 @@ static inline uint32_t notific_1_queue_mariana_notific_nq_size_bits_set(uint32_t
 }
 
 /**
- * Register head_ptr at bundle offset 0xc: RW, 32 bits, reset 0x00000000. CONSUMER pointer. Current
- * head of the active NQ; updated by software after reading entries. Delta from base_addr. Writing
- * it is the drain-ACK and re-arms the threshold interrupt. SpecialAccess PulseOnW: a write also
- * emits a one-cycle pulse (latch / re-arm), an RTL-generation attribute; software just writes the
- * value (the page: MED · INFERRED for the semantics).
+ * Register head_ptr at bundle offset 0xc: RW, PulseOnW, 32 bits, reset 0x00000000. CONSUMER
+ * pointer. Current head of the active NQ; updated by software after reading entries. Delta from
+ * base_addr. Writing it is the drain-ACK and re-arms the threshold interrupt. The write pulse
+ * (special_access PulseOnW) latches / re-arms, an RTL-generation attribute; software just writes
+ * the value (the page: MED · INFERRED for the semantics).
+ *
+ * PulseOnW: a write also emits a one-cycle pulse to the hardware.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */

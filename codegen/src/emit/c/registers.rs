@@ -255,10 +255,11 @@ impl Header<'_> {
             "Register {} at bundle offset {:#x}: {}, {} bits{reset}. {}",
             reg.name,
             reg.offset,
-            reg.access.as_str(),
+            reg.access_label(),
             reg.width,
             sentence(&reg.doc)
         )];
+        paras.extend(reg.side_effect_note());
         let unknown = r.unknown_mask();
         if unknown != 0 {
             paras.push(format!(

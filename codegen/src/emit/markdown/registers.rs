@@ -526,7 +526,7 @@ impl<'m> Pages<'m> {
                         bundle_page(f, e.bundle),
                         slug(&heading(e.bundle, e.name))
                     ),
-                    d.register.access.as_str().to_string(),
+                    d.register.access_label(),
                     reset_hex(d.register.reset, d.register.width),
                     self.archs_of(&archs),
                 ],
@@ -651,7 +651,7 @@ impl<'m> Pages<'m> {
                     place(d, digits),
                     format!("`+{:#X}`", d.register.offset),
                     format!("{} bits", d.register.width),
-                    d.register.access.as_str().to_string(),
+                    d.register.access_label(),
                     reset_hex(d.register.reset, d.register.width),
                     self.archs_of(&archs),
                     self.confidence_cell(&d.register.confidence),

@@ -580,6 +580,10 @@ fn regfile_meta(cx: &Render, f: &RegFile) -> Lit {
                     ("width", Lit::num(r.width)),
                     ("access", Lit::str(r.access.as_str())),
                     (
+                        "special_access",
+                        Lit::opt_str(r.special_access.map(|e| e.as_str())),
+                    ),
+                    (
                         "reset",
                         Lit::opt(r.reset.map(|v| Lit::code(format!("{v:#x}")))),
                     ),

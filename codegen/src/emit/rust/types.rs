@@ -177,11 +177,7 @@ impl Render<'_> {
             .any(|v| v.name.chars().any(|c| c.is_ascii_lowercase()))
             .then(|| quote!(#[allow(non_upper_case_globals)]));
         let unnamed = format!("{}({{:#x}})", t.name);
-        // A u64 enum (NEFF_PKG_VERSION) is its raw value already: no cast for clippy to flag.
-        let raw = match repr {
-            Int::U64 => quote!(self.0),
-            _ => quote!(self.0 as u64),
-        };
+        let raw = raw_u64(repr);
         quote! {
             #doc
             #[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
@@ -228,6 +224,7 @@ impl Render<'_> {
         let ty = int_ty(repr);
         let size = n(repr.size());
         let doc = doc_attr(&t.doc, &t.confidence);
+        let raw = raw_u64(repr);
         let ids: Vec<_> = bits.iter().map(|b| ident(&b.name)).collect();
         let masks: Vec<_> = bits.iter().map(|b| hex(1 << b.bit)).collect();
         let docs: Vec<_> = bits
@@ -265,7 +262,7 @@ impl Render<'_> {
                 #[inline(always)] pub const fn read(b: &[u8; #size]) -> Self { Self(#ty::from_le_bytes(*b)) }
                 #[inline(always)] pub fn write(&self, b: &mut [u8; #size]) { *b = self.0.to_le_bytes(); }
                 pub fn value(self, _arch: Arch) -> visit::Value<'static> {
-                    visit::Value::Flags { raw: self.0 as u64, bits: Self::BITS }
+                    visit::Value::Flags { raw: #raw, bits: Self::BITS }
                 }
             }
         }
@@ -666,5 +663,14 @@ impl Render<'_> {
                 }
             }
         }
+    }
+}
+
+/// `self.0` widened to u64: a u64 value (NEFF_PKG_VERSION, NOTIFIC_WR_BUFFER) is its raw
+/// value already, with no cast for clippy to flag.
+fn raw_u64(repr: Int) -> TokenStream {
+    match repr {
+        Int::U64 => quote!(self.0),
+        _ => quote!(self.0 as u64),
     }
 }
