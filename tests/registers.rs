@@ -1270,6 +1270,8 @@ fn every_app_engine_status_register_is_a_16_bit_queue_bitmap() {
         assert_eq!(r.fields.len(), 1, "{name}");
         let f = &r.fields[0];
         assert_eq!((f.lsb, f.width, f.access), (0, 16, "RW"), "{name}");
+    }
+}
 
 // ---- NOTIFIC: the kernel driver's notific.h and the page "CSR — NOTIFIC Queue" -----------
 
