@@ -104,6 +104,7 @@ fn json_carries_the_conflict_records() {
             "m2s_q_cfg_cayman_reset",
             "m2s_nc3_prefetch_on_maverick",
             "s2m_comp_cfg_en_comp_ring_update_reset",
+            "s2m_q_cfg_reset",
             "s2m_rcrbp_high_presence",
             "s2m_axi_ostand_cfg_wr_2",
             "tensor_num_elem_exemption",
