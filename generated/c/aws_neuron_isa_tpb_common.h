@@ -9647,6 +9647,24 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  */
 
 /**
+ * Conflict `m2s_ostand_cfg_comp_req_reset` (about UDMA_M2S.AXI_M2S.ostand_cfg.max_comp_req): Reset
+ * of AXI_M2S.ostand_cfg.max_comp_req (Cayman). The M2S page gives the word 0x20402040 and decodes
+ * it as max_comp_data_wr=0x20, max_comp_req=0x20, max_desc_rd=0x20, max_data_rd=0x40; with the
+ * driver's masks (udma/udma_regs.h:437-450) the word's bytes are max_comp_data_wr 0x20,
+ * max_comp_req 0x40, max_desc_rd 0x20, max_data_rd 0x40, so one of the page's four values disagrees
+ * with its own word. The driver's layout leads, and the page's per-gen row agrees with it: Sunda's
+ * 0x20202040 is the 'lower comp-req', byte [23:16] 0x20 against Cayman's 0x40. The spec declares
+ * max_comp_req reset 0x40 on Cayman/Mariana and 0x20 on Sunda.
+ *
+ * Reading `driver_layout`: max_comp_req is bits [23:16], so the word 0x20402040 gives it 0x40 (the
+ * spec's reading). [COMPILED] Evidence: aws-neuron-driver §udma/udma_regs.h; wiki-csr-udma-m2s
+ * §Per-gen register-map deltas `[HIGH/OBSERVED]`.
+ *
+ * Reading `page_field_list`: max_comp_req resets to 0x20. [HIGH/OBSERVED] Evidence:
+ * wiki-csr-udma-m2s §9. AXI parameters & error log `[HIGH/OBSERVED]`.
+ */
+
+/**
  * Conflict `s2m_comp_cfg_en_comp_ring_update_reset` (about
  * UDMA_S2M.S2M_Q.comp_cfg.en_comp_ring_update): The reset of S2M_Q.comp_cfg.en_comp_ring_update.
  * The S2M CSR page (the Cayman schema udma_s2m.json) gives 1, writeback ON by default, opposite
@@ -9715,6 +9733,22 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  *
  * Reading `page_eleven_registers`: AXI_S2M holds 11 registers, 0x100-0x128, all named; none at
  * 0x12c. [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §2.
+ */
+
+/**
+ * Conflict `s2m_err_log_mask_fields` (about UDMA_S2M.S2M.err_log_mask): The fields of
+ * S2M.err_log_mask (+0x20c). The S2M page, from the Cayman schema, gives a single 32-bit RW field
+ * internal[31:0] with no per-source bits; the kernel driver names bit 11
+ * UDMA_S2M_ERR_LOG_MASK_PREF_RING_ID (the prefetch ring-id error) and sets it in the mask. The
+ * driver leads (compiled and shipped, and it names a bit the schema's single field cannot): the
+ * spec declares pref_ring_id[11] and leaves the rest of the word undeclared rather than calling it
+ * one field.
+ *
+ * Reading `driver_pref_ring_id`: Bit 11 is pref_ring_id (the spec's reading). [COMPILED] Evidence:
+ * aws-neuron-driver §udma/udma_regs.h.
+ *
+ * Reading `page_single_field`: One RW field internal[31:0]; the error sources are not enumerated.
+ * [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §Error log and FIFO status.
  */
 
 /**
