@@ -9541,20 +9541,35 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
 
 /**
  * Conflict `udma_gen_iofic_layout` (about UDMA_GEN.main_iofic.int_cause_grp,
- * UDMA_GEN.secondary_iofic_ctrl.int_cause_grp, UDMA_GEN.int_ctrl0.int_cause_grp): The layout of
+ * UDMA_GEN.secondary_iofic_ctrl.int_cause_grp, UDMA_GEN.secondary_iofic_ctrl.int_cause_set_grp,
+ * UDMA_GEN.secondary_iofic_ctrl.int_mask_grp, UDMA_GEN.secondary_iofic_ctrl.int_mask_clear_grp,
+ * UDMA_GEN.secondary_iofic_ctrl.int_status_grp, UDMA_GEN.secondary_iofic_ctrl.int_control_grp,
+ * UDMA_GEN.secondary_iofic_ctrl.int_abort_msk_grp, UDMA_GEN.int_ctrl0.int_cause_grp): The layout of
  * UDMA_GEN's interrupt registers, 0x0-0x2100 and 0x2d00-0x3400. The CSR page (the udma_gen.json
  * schema) holds them as unnamed 32-bit tables: int_ctrl_base_addr 2048 entries over 0x0-0x2000,
  * int_ctrl_sec_addr 64 over 0x2000-0x2100, int_ctrl0..6 64 each over 0x2d00-0x3400. The kernel
  * driver lays them out as interrupt group controllers (struct iofic_grp_ctrl: cause, cause-set,
  * mask, mask-clear, status, control and abort-mask registers at 8-byte steps in 0x40 bytes): 16 at
- * 0x0 (0x400-0x2000 reserved), the secondary groups A-C at 0x2000, and one at the base of each
+ * 0x0 (0x400-0x2000 reserved), the secondary controller at 0x2000, and one at the base of each
  * 0x100-byte block from 0x2d00 (its iofic_base_* members, cast to the group struct). The driver,
  * compiled and shipped, leads: the spec declares its groups; the page's tables stay as this reading
- * and as the bundles' evidence.
+ * and as the bundles' evidence. The driver gives the secondary controller two ways: its struct
+ * declares two groups, secondary_iofic_ctrl[2] at 0x2000 and 0x2040 (udma_regs.h:521); its
+ * interrupt code indexes the secondary base as union iofic_regs and uses a third group, C (ctrl[2],
+ * 0x2080), whenever the UDMA revision is 4 or later (udma_iofic.c:312-318, 362-363), which
+ * udma_main.c:272 always sets. The spec declares three (the code that writes the registers outranks
+ * the struct that only sizes them), so each of the seven group registers differs from the struct in
+ * its count. udma_iofic.c also names the causes of each secondary group: A 28 M2S error bits
+ * (:31-86), B 26 S2M bits (:89-142), C 12 AXI parity bits, six M2S and six S2M (:145-167).
  *
  * Reading `driver_group_controllers`: Interrupt group controllers of seven registers in 0x40 bytes:
- * 16 at 0x0, three secondary at 0x2000, one at each of 0x2d00, 0x2e00 ... 0x3300 (the spec's
- * reading). [COMPILED] Evidence: aws-neuron-driver §udma/udma_regs.h.
+ * 16 at 0x0, three secondary at 0x2000 (A, B and the rev-4 group C the interrupt code writes), one
+ * at each of 0x2d00, 0x2e00 ... 0x3300 (the spec's reading). [COMPILED] Evidence: aws-neuron-driver
+ * §udma/udma_regs.h; aws-neuron-driver §udma/udma_iofic.c.
+ *
+ * Reading `driver_struct_two_secondary`: The struct declares two secondary groups,
+ * secondary_iofic_ctrl[2] at 0x2000 and 0x2040, and ends there. [COMPILED] Evidence:
+ * aws-neuron-driver §udma/udma_regs.h.
  *
  * Reading `page_address_tables`: Unnamed 32-bit address tables: 2048 entries at 0x0, 64 at 0x2000,
  * seven files of 64 at 0x2d00. [HIGH/OBSERVED] Evidence: wiki-csr-udma-gen §3.1.
