@@ -3505,9 +3505,9 @@ static inline uint64_t udma_m2s_cayman_axi_m2s_desc_wr_cfg_1_addr(uint64_t base)
 }
 
 /**
- * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits:
- * max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd = 0x20, max_data_rd = 0x40 (the page
- * decodes the reset word but gives no bit positions; the fields are the driver's,
+ * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits.
+ * The page decodes the reset word as max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd =
+ * 0x20, max_data_rd = 0x40 but gives no bit positions (the fields are the driver's,
  * udma/udma_regs.h:437-450, held to Cayman and Mariana since the driver says nothing of Maverick;
  * the page's max_comp_req=0x20 disagrees with byte [23:16] of the word: conflict
  * m2s_ostand_cfg_comp_req_reset). Offset and reset match the Maverick header; Sunda's reset differs
@@ -6832,9 +6832,9 @@ static inline uint64_t udma_m2s_mariana_axi_m2s_desc_wr_cfg_1_addr(uint64_t base
 }
 
 /**
- * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits:
- * max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd = 0x20, max_data_rd = 0x40 (the page
- * decodes the reset word but gives no bit positions; the fields are the driver's,
+ * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits.
+ * The page decodes the reset word as max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd =
+ * 0x20, max_data_rd = 0x40 but gives no bit positions (the fields are the driver's,
  * udma/udma_regs.h:437-450, held to Cayman and Mariana since the driver says nothing of Maverick;
  * the page's max_comp_req=0x20 disagrees with byte [23:16] of the word: conflict
  * m2s_ostand_cfg_comp_req_reset). Offset and reset match the Maverick header; Sunda's reset differs
@@ -9894,9 +9894,9 @@ static inline uint64_t udma_m2s_maverick_axi_m2s_addr(uint64_t base) {
 }
 
 /**
- * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits:
- * max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd = 0x20, max_data_rd = 0x40 (the page
- * decodes the reset word but gives no bit positions; the fields are the driver's,
+ * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits.
+ * The page decodes the reset word as max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd =
+ * 0x20, max_data_rd = 0x40 but gives no bit positions (the fields are the driver's,
  * udma/udma_regs.h:437-450, held to Cayman and Mariana since the driver says nothing of Maverick;
  * the page's max_comp_req=0x20 disagrees with byte [23:16] of the word: conflict
  * m2s_ostand_cfg_comp_req_reset). Offset and reset match the Maverick header; Sunda's reset differs
