@@ -1377,3 +1377,156 @@ fn three_queue_registers_pulse_on_write() {
         }
     }
 }
+
+// ---- issue 39: the driver's remaining AXI, prefetch and error-mask fields, and its field
+// names as aliases (udma/udma_regs.h at fca19f7d, cited file:line) ----------------------------
+
+/// The name, lsb, width and reset of each field of `r` on `arch`, in bit order.
+fn layout(r: &'static RegisterMeta, arch: &str) -> Vec<(&'static str, u32, u32, Option<u64>)> {
+    let mut out: Vec<_> = (r.fields.iter())
+        .filter(|f| f.archs.contains(&arch))
+        .map(|f| (f.name, f.lsb, f.width, f.reset))
+        .collect();
+    out.sort_by_key(|f| f.1);
+    out
+}
+
+/// Whether the driver's evidence on `f` calls it `name`.
+fn driver_alias(f: &RegFieldMeta, name: &str) -> bool {
+    (f.evidence.iter()).any(|e| e.source == "aws-neuron-driver" && e.name == Some(name))
+}
+
+#[test]
+fn m2s_ostand_cfg_is_four_bytes_of_the_drivers_masks() {
+    use UDMA_M2S::cayman::AXI_M2S::ostand_cfg;
+    // udma_regs.h:438 MAX_DATA_RD_MASK 0x000000FF, :442 MAX_DESC_RD_MASK 0x0000FF00, :446
+    // MAX_COMP_REQ_MASK 0x00FF0000, :450 MAX_COMP_DATA_WR_SHIFT 24 (no mask).
+    let o = ostand_cfg::default();
+    assert_eq!(o.with_max_data_rd(!0).to_bits(), 0xFF);
+    assert_eq!(o.with_max_desc_rd(!0).to_bits(), 0xFF00);
+    assert_eq!(o.with_max_comp_req(!0).to_bits(), 0x00FF_0000);
+    assert_eq!(o.with_max_comp_data_wr(1).to_bits(), 1 << 24);
+    // CSR — UDMA M2S §9: "| `ostand_cfg` (@`0x124`) | `0x20402040` |", read byte by byte
+    // under those masks; §Per-gen register-map deltas: Sunda "`0x20202040` (lower comp-req)".
+    for (arch, word) in [("cayman", 0x2040_2040u64), ("sunda", 0x2020_2040)] {
+        let r = register("UDMA_M2S", "AXI_M2S", "ostand_cfg", arch);
+        assert_eq!(r.reset, Some(word), "{arch}");
+        let resets: Vec<_> = layout(r, arch).iter().map(|f| (f.0, f.3)).collect();
+        let comp_req = if arch == "cayman" { 0x40 } else { 0x20 };
+        assert_eq!(
+            resets,
+            [
+                ("max_data_rd", Some(0x40)),
+                ("max_desc_rd", Some(0x20)),
+                ("max_comp_req", Some(comp_req)),
+                ("max_comp_data_wr", Some(0x20)),
+            ],
+            "{arch}"
+        );
+    }
+}
+
+#[test]
+fn s2m_ostand_fields_sit_at_the_drivers_shifts_with_the_pages_resets() {
+    // udma_regs.h:394 MAX_DESC_RD_OSTAND_MASK 0x000000FF, :397 MAX_STREAM_ACK_SHIFT 16; CSR —
+    // UDMA S2M §AXI master parameters: "`max_stream_ack=0x40`, `max_desc_rd_ostand=0x20`".
+    let r = register("UDMA_S2M", "AXI_S2M", "ostand_cfg_rd", "cayman");
+    let rd: Vec<_> = layout(r, "cayman")
+        .iter()
+        .map(|f| (f.0, f.1, f.3))
+        .collect();
+    assert_eq!(
+        rd,
+        [
+            ("max_desc_rd_ostand", 0, Some(0x20)),
+            ("max_stream_ack", 16, Some(0x40))
+        ]
+    );
+    assert_eq!(field(r, "max_desc_rd_ostand", "cayman").width, 8);
+    // udma_regs.h:400, 402, 404, 406: shifts 0, 8, 16, 24; the same row: "`max_data_wr_ostand
+    // =0x20`, `max_data_beats_wr_ostand=0x40`, `max_comp_req=0x20`, `max_comp_data_wr_ostand
+    // =0x40`", the page's longer names kept as its aliases.
+    let r = register("UDMA_S2M", "AXI_S2M", "ostand_cfg_wr", "cayman");
+    let wr: Vec<_> = layout(r, "cayman")
+        .iter()
+        .map(|f| (f.0, f.1, f.3))
+        .collect();
+    assert_eq!(
+        wr,
+        [
+            ("max_data_wr_ostand", 0, Some(0x20)),
+            ("max_data_beats_wr", 8, Some(0x40)),
+            ("max_comp_req", 16, Some(0x20)),
+            ("max_comp_data_wr", 24, Some(0x40)),
+        ]
+    );
+    let beats = field(r, "max_data_beats_wr", "cayman");
+    assert!(
+        beats
+            .evidence
+            .iter()
+            .any(|e| e.name == Some("max_data_beats_wr_ostand"))
+    );
+}
+
+#[test]
+fn burst_and_prefetch_fields_sit_at_the_drivers_shifts() {
+    // udma_regs.h:178-181: DESC_RD_CFG_3 MAX_AXI_BEATS_SHIFT 0 and
+    // ALWAYS_BREAK_ON_MAX_BOUNDARY_SHIFT 16, for axi_m2s and axi_s2m alike; CSR — UDMA M2S §9
+    // and CSR — UDMA S2M §AXI master parameters: "`max_AXI_beats=8`".
+    for (file, bundle_name) in [("UDMA_M2S", "AXI_M2S"), ("UDMA_S2M", "AXI_S2M")] {
+        let r = register(file, bundle_name, "desc_rd_cfg_3", "cayman");
+        let beats = field_at(r, 0, "cayman");
+        assert_eq!(
+            (beats.name, beats.reset),
+            ("max_axi_beats", Some(8)),
+            "{file}"
+        );
+        let brk = field_at(r, 16, "cayman");
+        assert_eq!(brk.name, "always_break_on_max_boundary", "{file}");
+    }
+    // udma_regs.h:190 S2M MIN_BURST_BELOW_THR_SHIFT 0, :187 MIN_BURST_ABOVE_THR_SHIFT 4, :198
+    // PREF_THR_SHIFT 8.
+    let r = register("UDMA_S2M", "S2M_rd", "desc_pref_cfg_3", "cayman");
+    let names: Vec<_> = layout(r, "cayman").iter().map(|f| (f.0, f.1)).collect();
+    assert_eq!(
+        names,
+        [
+            ("min_burst_below_thr", 0),
+            ("min_burst_above_thr", 4),
+            ("pref_thr", 8)
+        ]
+    );
+}
+
+#[test]
+fn s2m_err_log_mask_names_the_drivers_ring_id_bit() {
+    // udma_regs.h:475 "#define UDMA_S2M_ERR_LOG_MASK_PREF_RING_ID (1 << 11)"; the page's single
+    // internal[31:0] is the other side of conflict s2m_err_log_mask_fields, not a field.
+    let r = register("UDMA_S2M", "S2M", "err_log_mask", "cayman");
+    let f = field_at(r, 11, "cayman");
+    assert_eq!((f.name, f.width), ("pref_ring_id", 1));
+    assert!(r.fields.iter().all(|f| f.name != "internal"));
+}
+
+#[test]
+fn the_drivers_offset_and_disable_are_aliases_of_the_pages_names() {
+    // udma_regs.h:225 UDMA_M2S_Q_TDRL_OFFSET_MASK, :232 TDRHP_OFFSET_MASK, :245
+    // TDRTP_OFFSET_MASK, :261 TCRHP_OFFSET_MASK, :270 TCRHP_INTERNAL_OFFSET_MASK, each
+    // 0x00FFFFFF; the pages name the field descriptor_offset[23:0].
+    for name in ["TDRL", "TDRHP", "TDRTP", "TCRHP", "TCRHP_internal"] {
+        let f = field(
+            register("UDMA_M2S", "M2S_Q", name, "cayman"),
+            "descriptor_offset",
+            "cayman",
+        );
+        assert_eq!((f.lsb, f.width), (0, 24), "{name}");
+        assert!(driver_alias(f, "OFFSET"), "{name}");
+    }
+    // udma_regs.h:415 "#define UDMA_S2M_STREAM_CFG_DISABLE (1 << 0)"; CSR — UDMA S2M §Engine
+    // state and stream config: "`disable_stream[0]`".
+    let r = register("UDMA_S2M", "S2M", "stream_cfg", "cayman");
+    let f = field_at(r, 0, "cayman");
+    assert_eq!(f.name, "disable_stream");
+    assert!(driver_alias(f, "DISABLE"));
+}

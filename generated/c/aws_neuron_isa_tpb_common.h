@@ -9700,20 +9700,35 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
 
 /**
  * Conflict `udma_gen_iofic_layout` (about UDMA_GEN.main_iofic.int_cause_grp,
- * UDMA_GEN.secondary_iofic_ctrl.int_cause_grp, UDMA_GEN.int_ctrl0.int_cause_grp): The layout of
+ * UDMA_GEN.secondary_iofic_ctrl.int_cause_grp, UDMA_GEN.secondary_iofic_ctrl.int_cause_set_grp,
+ * UDMA_GEN.secondary_iofic_ctrl.int_mask_grp, UDMA_GEN.secondary_iofic_ctrl.int_mask_clear_grp,
+ * UDMA_GEN.secondary_iofic_ctrl.int_status_grp, UDMA_GEN.secondary_iofic_ctrl.int_control_grp,
+ * UDMA_GEN.secondary_iofic_ctrl.int_abort_msk_grp, UDMA_GEN.int_ctrl0.int_cause_grp): The layout of
  * UDMA_GEN's interrupt registers, 0x0-0x2100 and 0x2d00-0x3400. The CSR page (the udma_gen.json
  * schema) holds them as unnamed 32-bit tables: int_ctrl_base_addr 2048 entries over 0x0-0x2000,
  * int_ctrl_sec_addr 64 over 0x2000-0x2100, int_ctrl0..6 64 each over 0x2d00-0x3400. The kernel
  * driver lays them out as interrupt group controllers (struct iofic_grp_ctrl: cause, cause-set,
  * mask, mask-clear, status, control and abort-mask registers at 8-byte steps in 0x40 bytes): 16 at
- * 0x0 (0x400-0x2000 reserved), the secondary groups A-C at 0x2000, and one at the base of each
+ * 0x0 (0x400-0x2000 reserved), the secondary controller at 0x2000, and one at the base of each
  * 0x100-byte block from 0x2d00 (its iofic_base_* members, cast to the group struct). The driver,
  * compiled and shipped, leads: the spec declares its groups; the page's tables stay as this reading
- * and as the bundles' evidence.
+ * and as the bundles' evidence. The driver gives the secondary controller two ways: its struct
+ * declares two groups, secondary_iofic_ctrl[2] at 0x2000 and 0x2040 (udma_regs.h:521); its
+ * interrupt code indexes the secondary base as union iofic_regs and uses a third group, C (ctrl[2],
+ * 0x2080), whenever the UDMA revision is 4 or later (udma_iofic.c:312-318, 362-363), which
+ * udma_main.c:272 always sets. The spec declares three (the code that writes the registers outranks
+ * the struct that only sizes them), so each of the seven group registers differs from the struct in
+ * its count. udma_iofic.c also names the causes of each secondary group: A 28 M2S error bits
+ * (:31-86), B 26 S2M bits (:89-142), C 12 AXI parity bits, six M2S and six S2M (:145-167).
  *
  * Reading `driver_group_controllers`: Interrupt group controllers of seven registers in 0x40 bytes:
- * 16 at 0x0, three secondary at 0x2000, one at each of 0x2d00, 0x2e00 ... 0x3300 (the spec's
- * reading). [COMPILED] Evidence: aws-neuron-driver §udma/udma_regs.h.
+ * 16 at 0x0, three secondary at 0x2000 (A, B and the rev-4 group C the interrupt code writes), one
+ * at each of 0x2d00, 0x2e00 ... 0x3300 (the spec's reading). [COMPILED] Evidence: aws-neuron-driver
+ * §udma/udma_regs.h; aws-neuron-driver §udma/udma_iofic.c.
+ *
+ * Reading `driver_struct_two_secondary`: The struct declares two secondary groups,
+ * secondary_iofic_ctrl[2] at 0x2000 and 0x2040, and ends there. [COMPILED] Evidence:
+ * aws-neuron-driver §udma/udma_regs.h.
  *
  * Reading `page_address_tables`: Unnamed 32-bit address tables: 2048 entries at 0x0, 64 at 0x2000,
  * seven files of 64 at 0x2d00. [HIGH/OBSERVED] Evidence: wiki-csr-udma-gen §3.1.
@@ -9806,6 +9821,24 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  */
 
 /**
+ * Conflict `m2s_ostand_cfg_comp_req_reset` (about UDMA_M2S.AXI_M2S.ostand_cfg.max_comp_req): Reset
+ * of AXI_M2S.ostand_cfg.max_comp_req (Cayman). The M2S page gives the word 0x20402040 and decodes
+ * it as max_comp_data_wr=0x20, max_comp_req=0x20, max_desc_rd=0x20, max_data_rd=0x40; with the
+ * driver's masks (udma/udma_regs.h:437-450) the word's bytes are max_comp_data_wr 0x20,
+ * max_comp_req 0x40, max_desc_rd 0x20, max_data_rd 0x40, so one of the page's four values disagrees
+ * with its own word. The driver's layout leads, and the page's per-gen row agrees with it: Sunda's
+ * 0x20202040 is the 'lower comp-req', byte [23:16] 0x20 against Cayman's 0x40. The spec declares
+ * max_comp_req reset 0x40 on Cayman/Mariana and 0x20 on Sunda.
+ *
+ * Reading `driver_layout`: max_comp_req is bits [23:16], so the word 0x20402040 gives it 0x40 (the
+ * spec's reading). [COMPILED] Evidence: aws-neuron-driver §udma/udma_regs.h; wiki-csr-udma-m2s
+ * §Per-gen register-map deltas `[HIGH/OBSERVED]`.
+ *
+ * Reading `page_field_list`: max_comp_req resets to 0x20. [HIGH/OBSERVED] Evidence:
+ * wiki-csr-udma-m2s §9. AXI parameters & error log `[HIGH/OBSERVED]`.
+ */
+
+/**
  * Conflict `s2m_comp_cfg_en_comp_ring_update_reset` (about
  * UDMA_S2M.S2M_Q.comp_cfg.en_comp_ring_update): The reset of S2M_Q.comp_cfg.en_comp_ring_update.
  * The S2M CSR page (the Cayman schema udma_s2m.json) gives 1, writeback ON by default, opposite
@@ -9874,6 +9907,22 @@ static inline int NEURON_ISA_TPB_EXT_COMPLETION_INFO_verdict(const NEURON_ISA_TP
  *
  * Reading `page_eleven_registers`: AXI_S2M holds 11 registers, 0x100-0x128, all named; none at
  * 0x12c. [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §2.
+ */
+
+/**
+ * Conflict `s2m_err_log_mask_fields` (about UDMA_S2M.S2M.err_log_mask): The fields of
+ * S2M.err_log_mask (+0x20c). The S2M page, from the Cayman schema, gives a single 32-bit RW field
+ * internal[31:0] with no per-source bits; the kernel driver names bit 11
+ * UDMA_S2M_ERR_LOG_MASK_PREF_RING_ID (the prefetch ring-id error) and sets it in the mask. The
+ * driver leads (compiled and shipped, and it names a bit the schema's single field cannot): the
+ * spec declares pref_ring_id[11] and leaves the rest of the word undeclared rather than calling it
+ * one field.
+ *
+ * Reading `driver_pref_ring_id`: Bit 11 is pref_ring_id (the spec's reading). [COMPILED] Evidence:
+ * aws-neuron-driver §udma/udma_regs.h.
+ *
+ * Reading `page_single_field`: One RW field internal[31:0]; the error sources are not enumerated.
+ * [HIGH/OBSERVED] Evidence: wiki-csr-udma-s2m §Error log and FIFO status.
  */
 
 /**

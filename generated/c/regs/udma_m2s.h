@@ -219,17 +219,54 @@ static inline uint32_t udma_m2s_sunda_axi_m2s_data_rd_cfg_always_break_on_max_bo
 /**
  * Register desc_rd_cfg_3 at bundle offset 0x1c: RW, 32 bits. Descriptor read burst size:
  * max_AXI_beats (the driver notes it counts descriptors, not beats) at shift 0 and
- * always_break_on_max_boundary at shift 16, per the driver's shift macros; it gives no masks, so no
- * fields are declared. max_AXI_beats resets to 8 (the page). Name and offset COMPILED; access not
- * given: RW inferred (the driver writes it, udma/udma_m2m.c), hence MED/INFERRED.
+ * always_break_on_max_boundary at shift 16, per the driver's shift macros (no masks: the widths are
+ * inferred, so the fields are MED/INFERRED). max_AXI_beats resets to 8 (the page). Name and offset
+ * COMPILED; access not given: RW inferred (the driver writes it, udma/udma_m2m.c), hence
+ * MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffe0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_OFFSET 0x1cu
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_RESET 0x00000008u
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_m2s_sunda_axi_m2s_desc_rd_cfg_3_addr(uint64_t base) {
     return base + UDMA_M2S_SUNDA_AXI_M2S_OFFSET + UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_OFFSET;
+}
+/**
+ * Field desc_rd_cfg_3.max_axi_beats bits 15:0 (RW, reset 0x8). Maximum descriptor burst: the driver
+ * notes it counts descriptors, not AXI beats. The driver gives only the shift (0): the width, up to
+ * the next field at bit 16, is inferred. Reset 8: the page's max_AXI_beats.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp 0u
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm 0x0000ffffu
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bw 16u
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_reset 0x8u
+static inline uint32_t udma_m2s_sunda_axi_m2s_desc_rd_cfg_3_max_axi_beats_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) >> UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp);
+}
+static inline uint32_t udma_m2s_sunda_axi_m2s_desc_rd_cfg_3_max_axi_beats_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) | ((uint32_t)(v << UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp) & UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm));
+}
+/**
+ * Field desc_rd_cfg_3.always_break_on_max_boundary bit 16 (RW). Break descriptor reads at the
+ * max-burst boundary. The driver gives only the shift (16) and writes a flag there
+ * (udma/udma_m2m.c:138-139): one bit is inferred, as data_rd_cfg's same-named (1 << 16). Reset not
+ * given.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp 16u
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm 0x00010000u
+#define UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bw 1u
+static inline uint32_t udma_m2s_sunda_axi_m2s_desc_rd_cfg_3_always_break_on_max_boundary_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) >> UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp);
+}
+static inline uint32_t udma_m2s_sunda_axi_m2s_desc_rd_cfg_3_always_break_on_max_boundary_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) | ((uint32_t)(v << UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp) & UDMA_M2S_SUNDA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm));
 }
 
 /**
@@ -249,9 +286,8 @@ static inline uint64_t udma_m2s_sunda_axi_m2s_desc_wr_cfg_1_addr(uint64_t base) 
 /**
  * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20202040. Sunda's AXI outstanding
  * limits: a lower completion-request limit than Cayman's (reset 0x20202040 in the Sunda C header
- * against 0x20402040), at the same offset.
- *
- * Bits no source names: mask 0xffffffff.
+ * against 0x20402040), at the same offset. The fields are the driver's (udma/udma_regs.h:437-450,
+ * the v2 driver's too), their resets bytes of the word.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -259,6 +295,73 @@ static inline uint64_t udma_m2s_sunda_axi_m2s_desc_wr_cfg_1_addr(uint64_t base) 
 #define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_RESET 0x20202040u
 static inline uint64_t udma_m2s_sunda_axi_m2s_ostand_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_SUNDA_AXI_M2S_OFFSET + UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_OFFSET;
+}
+/**
+ * Field ostand_cfg.max_data_rd bits 7:0 (RW, reset 0x40). Maximum outstanding data reads to the AXI
+ * (transactions, up to 128). Bits: the driver's mask; reset: the register's reset word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp 0u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm 0x000000ffu
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bw 8u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_reset 0x40u
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_data_rd_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm) >> UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp);
+}
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_data_rd_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm) | ((uint32_t)(v << UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp) & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm));
+}
+/**
+ * Field ostand_cfg.max_desc_rd bits 15:8 (RW, reset 0x20). Maximum outstanding descriptor reads to
+ * the AXI (transactions, up to 128). Bits: the driver's mask; reset: the register's reset word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp 8u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm 0x0000ff00u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bw 8u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_reset 0x20u
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_desc_rd_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm) >> UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp);
+}
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_desc_rd_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm) | ((uint32_t)(v << UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp) & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm));
+}
+/**
+ * Field ostand_cfg.max_comp_req bits 23:16 (RW, reset 0x20). Maximum outstanding descriptor
+ * (completion) writes to the AXI (transactions, up to 128). Bits: the driver's mask; reset: byte
+ * [23:16] of the reset word 0x20202040.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp 16u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm 0x00ff0000u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bw 8u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_reset 0x20u
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_comp_req_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm) >> UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp);
+}
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_comp_req_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm) | ((uint32_t)(v << UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp) & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm));
+}
+/**
+ * Field ostand_cfg.max_comp_data_wr bits 31:24 (RW, reset 0x20). Maximum outstanding data beats for
+ * descriptor writes to the AXI (beats, up to 32). The driver gives only the shift (24) and writes
+ * 32 there (udma/udma_main.c:93): the width, up to bit 31, is inferred. Reset: the register's reset
+ * word.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp 24u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm 0xff000000u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bw 8u
+#define UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_reset 0x20u
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_comp_data_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm) >> UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp);
+}
+static inline uint32_t udma_m2s_sunda_axi_m2s_ostand_cfg_max_comp_data_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm) | ((uint32_t)(v << UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp) & UDMA_M2S_SUNDA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm));
 }
 
 /**
@@ -3337,17 +3440,54 @@ static inline uint32_t udma_m2s_cayman_axi_m2s_data_rd_cfg_always_break_on_max_b
 /**
  * Register desc_rd_cfg_3 at bundle offset 0x1c: RW, 32 bits. Descriptor read burst size:
  * max_AXI_beats (the driver notes it counts descriptors, not beats) at shift 0 and
- * always_break_on_max_boundary at shift 16, per the driver's shift macros; it gives no masks, so no
- * fields are declared. max_AXI_beats resets to 8 (the page). Name and offset COMPILED; access not
- * given: RW inferred (the driver writes it, udma/udma_m2m.c), hence MED/INFERRED.
+ * always_break_on_max_boundary at shift 16, per the driver's shift macros (no masks: the widths are
+ * inferred, so the fields are MED/INFERRED). max_AXI_beats resets to 8 (the page). Name and offset
+ * COMPILED; access not given: RW inferred (the driver writes it, udma/udma_m2m.c), hence
+ * MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffe0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_OFFSET 0x1cu
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_RESET 0x00000008u
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_m2s_cayman_axi_m2s_desc_rd_cfg_3_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_AXI_M2S_OFFSET + UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_OFFSET;
+}
+/**
+ * Field desc_rd_cfg_3.max_axi_beats bits 15:0 (RW, reset 0x8). Maximum descriptor burst: the driver
+ * notes it counts descriptors, not AXI beats. The driver gives only the shift (0): the width, up to
+ * the next field at bit 16, is inferred. Reset 8: the page's max_AXI_beats.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp 0u
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm 0x0000ffffu
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bw 16u
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_reset 0x8u
+static inline uint32_t udma_m2s_cayman_axi_m2s_desc_rd_cfg_3_max_axi_beats_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) >> UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp);
+}
+static inline uint32_t udma_m2s_cayman_axi_m2s_desc_rd_cfg_3_max_axi_beats_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp) & UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm));
+}
+/**
+ * Field desc_rd_cfg_3.always_break_on_max_boundary bit 16 (RW). Break descriptor reads at the
+ * max-burst boundary. The driver gives only the shift (16) and writes a flag there
+ * (udma/udma_m2m.c:138-139): one bit is inferred, as data_rd_cfg's same-named (1 << 16). Reset not
+ * given.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp 16u
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm 0x00010000u
+#define UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bw 1u
+static inline uint32_t udma_m2s_cayman_axi_m2s_desc_rd_cfg_3_always_break_on_max_boundary_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) >> UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp);
+}
+static inline uint32_t udma_m2s_cayman_axi_m2s_desc_rd_cfg_3_always_break_on_max_boundary_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp) & UDMA_M2S_CAYMAN_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm));
 }
 
 /**
@@ -3365,12 +3505,13 @@ static inline uint64_t udma_m2s_cayman_axi_m2s_desc_wr_cfg_1_addr(uint64_t base)
 }
 
 /**
- * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits:
- * max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd = 0x20, max_data_rd = 0x40 (the page
- * decodes the reset word but gives no bit positions, so no fields are declared). Offset and reset
- * match the Maverick header; Sunda's reset differs (its own copy).
- *
- * Bits no source names: mask 0xffffffff.
+ * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits.
+ * The page decodes the reset word as max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd =
+ * 0x20, max_data_rd = 0x40 but gives no bit positions (the fields are the driver's,
+ * udma/udma_regs.h:437-450, held to Cayman and Mariana since the driver says nothing of Maverick;
+ * the page's max_comp_req=0x20 disagrees with byte [23:16] of the word: conflict
+ * m2s_ostand_cfg_comp_req_reset). Offset and reset match the Maverick header; Sunda's reset differs
+ * (its own copy).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -3378,6 +3519,74 @@ static inline uint64_t udma_m2s_cayman_axi_m2s_desc_wr_cfg_1_addr(uint64_t base)
 #define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_RESET 0x20402040u
 static inline uint64_t udma_m2s_cayman_axi_m2s_ostand_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_CAYMAN_AXI_M2S_OFFSET + UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_OFFSET;
+}
+/**
+ * Field ostand_cfg.max_data_rd bits 7:0 (RW, reset 0x40). Maximum outstanding data reads to the AXI
+ * (transactions, up to 128). Bits: the driver's mask; reset: the register's reset word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp 0u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm 0x000000ffu
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bw 8u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_reset 0x40u
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_data_rd_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm) >> UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp);
+}
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_data_rd_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp) & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm));
+}
+/**
+ * Field ostand_cfg.max_desc_rd bits 15:8 (RW, reset 0x20). Maximum outstanding descriptor reads to
+ * the AXI (transactions, up to 128). Bits: the driver's mask; reset: the register's reset word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp 8u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm 0x0000ff00u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bw 8u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_reset 0x20u
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_desc_rd_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm) >> UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp);
+}
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_desc_rd_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp) & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm));
+}
+/**
+ * Field ostand_cfg.max_comp_req bits 23:16 (RW, reset 0x40). Maximum outstanding descriptor
+ * (completion) writes to the AXI (transactions, up to 128). Bits: the driver's mask; reset: byte
+ * [23:16] of the reset word 0x20402040 (the page's field list says 0x20: conflict
+ * m2s_ostand_cfg_comp_req_reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp 16u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm 0x00ff0000u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bw 8u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_reset 0x40u
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_comp_req_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm) >> UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp);
+}
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_comp_req_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp) & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm));
+}
+/**
+ * Field ostand_cfg.max_comp_data_wr bits 31:24 (RW, reset 0x20). Maximum outstanding data beats for
+ * descriptor writes to the AXI (beats, up to 32). The driver gives only the shift (24) and writes
+ * 32 there (udma/udma_main.c:93): the width, up to bit 31, is inferred. Reset: the register's reset
+ * word.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp 24u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm 0xff000000u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bw 8u
+#define UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_reset 0x20u
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_comp_data_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm) >> UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp);
+}
+static inline uint32_t udma_m2s_cayman_axi_m2s_ostand_cfg_max_comp_data_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm) | ((uint32_t)(v << UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp) & UDMA_M2S_CAYMAN_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm));
 }
 
 /**
@@ -6558,17 +6767,54 @@ static inline uint32_t udma_m2s_mariana_axi_m2s_data_rd_cfg_always_break_on_max_
 /**
  * Register desc_rd_cfg_3 at bundle offset 0x1c: RW, 32 bits. Descriptor read burst size:
  * max_AXI_beats (the driver notes it counts descriptors, not beats) at shift 0 and
- * always_break_on_max_boundary at shift 16, per the driver's shift macros; it gives no masks, so no
- * fields are declared. max_AXI_beats resets to 8 (the page). Name and offset COMPILED; access not
- * given: RW inferred (the driver writes it, udma/udma_m2m.c), hence MED/INFERRED.
+ * always_break_on_max_boundary at shift 16, per the driver's shift macros (no masks: the widths are
+ * inferred, so the fields are MED/INFERRED). max_AXI_beats resets to 8 (the page). Name and offset
+ * COMPILED; access not given: RW inferred (the driver writes it, udma/udma_m2m.c), hence
+ * MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffe0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_OFFSET 0x1cu
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_RESET 0x00000008u
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_m2s_mariana_axi_m2s_desc_rd_cfg_3_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_AXI_M2S_OFFSET + UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_OFFSET;
+}
+/**
+ * Field desc_rd_cfg_3.max_axi_beats bits 15:0 (RW, reset 0x8). Maximum descriptor burst: the driver
+ * notes it counts descriptors, not AXI beats. The driver gives only the shift (0): the width, up to
+ * the next field at bit 16, is inferred. Reset 8: the page's max_AXI_beats.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp 0u
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm 0x0000ffffu
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bw 16u
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_reset 0x8u
+static inline uint32_t udma_m2s_mariana_axi_m2s_desc_rd_cfg_3_max_axi_beats_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) >> UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp);
+}
+static inline uint32_t udma_m2s_mariana_axi_m2s_desc_rd_cfg_3_max_axi_beats_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bp) & UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_MAX_AXI_BEATS_bm));
+}
+/**
+ * Field desc_rd_cfg_3.always_break_on_max_boundary bit 16 (RW). Break descriptor reads at the
+ * max-burst boundary. The driver gives only the shift (16) and writes a flag there
+ * (udma/udma_m2m.c:138-139): one bit is inferred, as data_rd_cfg's same-named (1 << 16). Reset not
+ * given.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp 16u
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm 0x00010000u
+#define UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bw 1u
+static inline uint32_t udma_m2s_mariana_axi_m2s_desc_rd_cfg_3_always_break_on_max_boundary_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) >> UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp);
+}
+static inline uint32_t udma_m2s_mariana_axi_m2s_desc_rd_cfg_3_always_break_on_max_boundary_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp) & UDMA_M2S_MARIANA_AXI_M2S_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm));
 }
 
 /**
@@ -6586,12 +6832,13 @@ static inline uint64_t udma_m2s_mariana_axi_m2s_desc_wr_cfg_1_addr(uint64_t base
 }
 
 /**
- * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits:
- * max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd = 0x20, max_data_rd = 0x40 (the page
- * decodes the reset word but gives no bit positions, so no fields are declared). Offset and reset
- * match the Maverick header; Sunda's reset differs (its own copy).
- *
- * Bits no source names: mask 0xffffffff.
+ * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits.
+ * The page decodes the reset word as max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd =
+ * 0x20, max_data_rd = 0x40 but gives no bit positions (the fields are the driver's,
+ * udma/udma_regs.h:437-450, held to Cayman and Mariana since the driver says nothing of Maverick;
+ * the page's max_comp_req=0x20 disagrees with byte [23:16] of the word: conflict
+ * m2s_ostand_cfg_comp_req_reset). Offset and reset match the Maverick header; Sunda's reset differs
+ * (its own copy).
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -6599,6 +6846,74 @@ static inline uint64_t udma_m2s_mariana_axi_m2s_desc_wr_cfg_1_addr(uint64_t base
 #define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_RESET 0x20402040u
 static inline uint64_t udma_m2s_mariana_axi_m2s_ostand_cfg_addr(uint64_t base) {
     return base + UDMA_M2S_MARIANA_AXI_M2S_OFFSET + UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_OFFSET;
+}
+/**
+ * Field ostand_cfg.max_data_rd bits 7:0 (RW, reset 0x40). Maximum outstanding data reads to the AXI
+ * (transactions, up to 128). Bits: the driver's mask; reset: the register's reset word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp 0u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm 0x000000ffu
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bw 8u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_reset 0x40u
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_data_rd_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm) >> UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp);
+}
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_data_rd_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bp) & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DATA_RD_bm));
+}
+/**
+ * Field ostand_cfg.max_desc_rd bits 15:8 (RW, reset 0x20). Maximum outstanding descriptor reads to
+ * the AXI (transactions, up to 128). Bits: the driver's mask; reset: the register's reset word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp 8u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm 0x0000ff00u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bw 8u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_reset 0x20u
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_desc_rd_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm) >> UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp);
+}
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_desc_rd_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bp) & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_DESC_RD_bm));
+}
+/**
+ * Field ostand_cfg.max_comp_req bits 23:16 (RW, reset 0x40). Maximum outstanding descriptor
+ * (completion) writes to the AXI (transactions, up to 128). Bits: the driver's mask; reset: byte
+ * [23:16] of the reset word 0x20402040 (the page's field list says 0x20: conflict
+ * m2s_ostand_cfg_comp_req_reset).
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp 16u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm 0x00ff0000u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bw 8u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_reset 0x40u
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_comp_req_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm) >> UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp);
+}
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_comp_req_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bp) & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_REQ_bm));
+}
+/**
+ * Field ostand_cfg.max_comp_data_wr bits 31:24 (RW, reset 0x20). Maximum outstanding data beats for
+ * descriptor writes to the AXI (beats, up to 32). The driver gives only the shift (24) and writes
+ * 32 there (udma/udma_main.c:93): the width, up to bit 31, is inferred. Reset: the register's reset
+ * word.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp 24u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm 0xff000000u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bw 8u
+#define UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_reset 0x20u
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_comp_data_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm) >> UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp);
+}
+static inline uint32_t udma_m2s_mariana_axi_m2s_ostand_cfg_max_comp_data_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm) | ((uint32_t)(v << UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bp) & UDMA_M2S_MARIANA_AXI_M2S_OSTAND_CFG_MAX_COMP_DATA_WR_bm));
 }
 
 /**
@@ -9579,10 +9894,13 @@ static inline uint64_t udma_m2s_maverick_axi_m2s_addr(uint64_t base) {
 }
 
 /**
- * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits:
- * max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd = 0x20, max_data_rd = 0x40 (the page
- * decodes the reset word but gives no bit positions, so no fields are declared). Offset and reset
- * match the Maverick header; Sunda's reset differs (its own copy).
+ * Register ostand_cfg at bundle offset 0x24: RW, 32 bits, reset 0x20402040. AXI outstanding limits.
+ * The page decodes the reset word as max_comp_data_wr = 0x20, max_comp_req = 0x20, max_desc_rd =
+ * 0x20, max_data_rd = 0x40 but gives no bit positions (the fields are the driver's,
+ * udma/udma_regs.h:437-450, held to Cayman and Mariana since the driver says nothing of Maverick;
+ * the page's max_comp_req=0x20 disagrees with byte [23:16] of the word: conflict
+ * m2s_ostand_cfg_comp_req_reset). Offset and reset match the Maverick header; Sunda's reset differs
+ * (its own copy).
  *
  * Bits no source names: mask 0xffffffff.
  *

@@ -166,15 +166,52 @@ static inline uint64_t udma_s2m_sunda_axi_s2m_data_wr_cfg_addr(uint64_t base) {
 
 /**
  * Register desc_rd_cfg_3 at bundle offset 0x1c: RW, 32 bits. Burst split for the descriptor read
- * (absolute 0x11c): reset max_AXI_beats=8, bit position not given; no fields. Access inferred RW.
+ * (absolute 0x11c): reset max_AXI_beats=8 (the page, no bit position). Fields: the driver's shifts
+ * (udma/udma_regs.h:180-181; no masks, widths inferred, MED/INFERRED), held to the driver's
+ * generations. Access inferred RW.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffe0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_OFFSET 0x1cu
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_RESET 0x00000008u
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_s2m_sunda_axi_s2m_desc_rd_cfg_3_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_AXI_S2M_OFFSET + UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_OFFSET;
+}
+/**
+ * Field desc_rd_cfg_3.max_axi_beats bits 15:0 (RW, reset 0x8). Maximum descriptor burst (the driver
+ * notes it counts descriptors, not AXI beats). The driver gives only the shift (0): the width, up
+ * to the next field at bit 16, is inferred. Reset 8: the page's max_AXI_beats.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp 0u
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm 0x0000ffffu
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bw 16u
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_reset 0x8u
+static inline uint32_t udma_s2m_sunda_axi_s2m_desc_rd_cfg_3_max_axi_beats_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) >> UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_desc_rd_cfg_3_max_axi_beats_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp) & UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm));
+}
+/**
+ * Field desc_rd_cfg_3.always_break_on_max_boundary bit 16 (RW). Break descriptor reads at the
+ * max-burst boundary. The driver gives only the shift (16) and writes a flag there
+ * (udma/udma_m2m.c:141-142): one bit is inferred. Reset not given.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp 16u
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm 0x00010000u
+#define UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bw 1u
+static inline uint32_t udma_s2m_sunda_axi_s2m_desc_rd_cfg_3_always_break_on_max_boundary_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) >> UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_desc_rd_cfg_3_always_break_on_max_boundary_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp) & UDMA_S2M_SUNDA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm));
 }
 
 /**
@@ -194,12 +231,13 @@ static inline uint64_t udma_s2m_sunda_axi_s2m_desc_wr_cfg_1_addr(uint64_t base) 
 /**
  * Register ostand_cfg_rd at bundle offset 0x24: RW, 32 bits, reset 0x00400020. Read outstanding
  * limits (absolute 0x124), Cayman layout: max_stream_ack=0x40, max_desc_rd_ostand=0x20; the whole
- * reset word 0x00400020 is given (§7) but not the field bit positions, so no fields. The Maverick
+ * reset word 0x00400020 is given (§7) but not the field bit positions: those are the driver's
+ * (udma/udma_regs.h:393-397; max_stream_ack from a shift only, its width inferred). The Maverick
  * header resets it 0x00400040 (max_desc_rd=0x40): a per-silicon divergence, held as the maverick
  * copy of this register. Mariana is grouped with Cayman (no Mariana reading on the pages). Access
  * not given: RW inferred (configuration), MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xff00ff00.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -208,20 +246,127 @@ static inline uint64_t udma_s2m_sunda_axi_s2m_desc_wr_cfg_1_addr(uint64_t base) 
 static inline uint64_t udma_s2m_sunda_axi_s2m_ostand_cfg_rd_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_AXI_S2M_OFFSET + UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_OFFSET;
 }
+/**
+ * Field ostand_cfg_rd.max_desc_rd_ostand bits 7:0 (RW, reset 0x20). Maximum outstanding descriptor
+ * reads to the AXI. Bits: the driver's mask; reset 0x20: the page, and the low byte of the word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp 0u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm 0x000000ffu
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bw 8u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_reset 0x20u
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_rd_max_desc_rd_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm) >> UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_rd_max_desc_rd_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp) & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm));
+}
+/**
+ * Field ostand_cfg_rd.max_stream_ack bits 23:16 (RW, reset 0x40). Maximum outstanding stream
+ * acknowledges. The driver gives only the shift (16) and writes 0x40 there (udma/udma_main.c:136):
+ * the width, a byte like its neighbour's, is inferred. Reset 0x40: the page, and byte [23:16] of
+ * the word.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp 16u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm 0x00ff0000u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bw 8u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_reset 0x40u
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_rd_max_stream_ack_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm) >> UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_rd_max_stream_ack_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp) & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm));
+}
 
 /**
  * Register ostand_cfg_wr at bundle offset 0x28: RW, 32 bits. Write outstanding limits (absolute
  * 0x128): resets max_data_wr_ostand=0x20, max_data_beats_wr_ostand=0x40, max_comp_req=0x20,
- * max_comp_data_wr_ostand=0x40, bit positions not given; no fields. With ostand_cfg_rd it replaces
- * M2S's single ostand_cfg. Offset byte-identical on Maverick (§7). Access inferred RW.
- *
- * Bits no source names: mask 0xffffffff.
+ * max_comp_data_wr_ostand=0x40, bit positions not given by the page: the fields are the driver's
+ * shifts (udma/udma_regs.h:399-406; widths inferred, MED/INFERRED), matched to the page's resets by
+ * name, held to the driver's generations. With ostand_cfg_rd it replaces M2S's single ostand_cfg.
+ * Offset byte-identical on Maverick (§7). Access inferred RW.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_OFFSET 0x28u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_RESET 0x40204020u
 static inline uint64_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_AXI_S2M_OFFSET + UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_OFFSET;
+}
+/**
+ * Field ostand_cfg_wr.max_data_wr_ostand bits 7:0 (RW, reset 0x20). Maximum outstanding data writes
+ * to the AXI. The driver gives only the shift (0) and writes 128 there (udma/udma_main.c:139-142);
+ * the fields sit a byte apart, so the width (8) is inferred. Reset 0x20: the page's
+ * max_data_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp 0u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm 0x000000ffu
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bw 8u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_reset 0x20u
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_data_wr_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm) >> UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_data_wr_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp) & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_data_beats_wr bits 15:8 (RW, reset 0x40). Outstanding-write limit at bit
+ * 8 (the driver's comment reads 'descriptor writes', its name 'data beats'). The driver gives only
+ * the shift (8) and writes 0x40 there (udma/udma_main.c:139-142); the fields sit a byte apart, so
+ * the width (8) is inferred. Reset 0x40: the page's max_data_beats_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp 8u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm 0x0000ff00u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bw 8u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_reset 0x40u
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_data_beats_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm) >> UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_data_beats_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp) & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_comp_req bits 23:16 (RW, reset 0x20). Outstanding completion-write
+ * requests (the driver's comment reads 'data beats for data write'). The driver gives only the
+ * shift (16) and writes 128 there (udma/udma_main.c:139-142); the fields sit a byte apart, so the
+ * width (8) is inferred. Reset 0x20: the page's max_comp_req.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp 16u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm 0x00ff0000u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bw 8u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_reset 0x20u
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_comp_req_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm) >> UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_comp_req_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp) & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_comp_data_wr bits 31:24 (RW, reset 0x40). Outstanding data beats for
+ * completion (descriptor) writes. The driver gives only the shift (24) and writes 0x40 there
+ * (udma/udma_main.c:139-142); the fields sit a byte apart, so the width (8) is inferred. Reset
+ * 0x40: the page's max_comp_data_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp 24u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm 0xff000000u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bw 8u
+#define UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_reset 0x40u
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_comp_data_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm) >> UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp);
+}
+static inline uint32_t udma_s2m_sunda_axi_s2m_ostand_cfg_wr_max_comp_data_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp) & UDMA_S2M_SUNDA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm));
 }
 
 /**
@@ -391,9 +536,14 @@ static inline uint32_t udma_s2m_sunda_s2m_change_state_abort_set(uint32_t reg, u
 }
 
 /**
- * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask: one 32-bit field; unlike
- * M2S the individual error sources are not enumerated in the schema (the shipped interrupt table
- * names the S2M AXI data-write and completion-write parity errors).
+ * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask (0 = logged). The page
+ * reads one 32-bit field internal[31:0], the sources not enumerated in the schema (the shipped
+ * interrupt table names the S2M AXI data-write and completion-write parity errors); the driver
+ * names bit 11, the prefetch ring-id error, and sets it in the mask (udma/udma_m2m.c:496). The
+ * driver leads: the spec declares pref_ring_id and leaves the other bits undeclared; the page's
+ * single field is the other side of conflict s2m_err_log_mask_fields.
+ *
+ * Bits no source names: mask 0xfffff7ff.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -402,18 +552,19 @@ static inline uint64_t udma_s2m_sunda_s2m_err_log_mask_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_OFFSET + UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_OFFSET;
 }
 /**
- * Field err_log_mask.internal bits 31:0 (RW). The whole mask word; per-source bits not enumerated.
+ * Field err_log_mask.pref_ring_id bit 11 (RW). Mask for the descriptor ring-id (generation tag)
+ * mismatch at prefetch, as M2S's pref_ring_id (bit 17 there). Reset not given.
  *
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Confidence: COMPILED (confirmed).
  */
-#define UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bp 0u
-#define UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bm 0xffffffffu
-#define UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bw 32u
-static inline uint32_t udma_s2m_sunda_s2m_err_log_mask_internal_get(uint32_t reg) {
-    return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bm) >> UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bp);
+#define UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bp 11u
+#define UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm 0x00000800u
+#define UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bw 1u
+static inline uint32_t udma_s2m_sunda_s2m_err_log_mask_pref_ring_id_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) >> UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bp);
 }
-static inline uint32_t udma_s2m_sunda_s2m_err_log_mask_internal_set(uint32_t reg, uint32_t v) {
-    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bp) & UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_INTERNAL_bm));
+static inline uint32_t udma_s2m_sunda_s2m_err_log_mask_pref_ring_id_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bp) & UDMA_S2M_SUNDA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm));
 }
 
 /**
@@ -939,18 +1090,69 @@ static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_2_pref_force_rr_set(u
 /**
  * Register desc_pref_cfg_3 at bundle offset 0x8: RW, 32 bits. Descriptor-prefetch configuration 3
  * (absolute 0x308): the fetch threshold and minimum bursts, as M2S_rd.desc_pref_cfg_3. The driver
- * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks),
- * so no fields are declared. Name and offset are the kernel driver's (COMPILED). No source gives a
- * reset or the access: RW inferred (the driver writes it, udma/udma_m2m.c:136), hence MED/INFERRED.
- * The driver says nothing of Maverick, so Maverick is left out.
+ * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks):
+ * the widths are the M2S twin's, inferred, so the fields are MED/INFERRED. Name and offset are the
+ * kernel driver's (COMPILED). No source gives a reset or the access: RW inferred (the driver writes
+ * it, udma/udma_m2m.c:136), hence MED/INFERRED. The driver says nothing of Maverick, so Maverick is
+ * left out.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_OFFSET 0x8u
 static inline uint64_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_addr(uint64_t base) {
     return base + UDMA_S2M_SUNDA_S2M_RD_OFFSET + UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_OFFSET;
+}
+/**
+ * Field desc_pref_cfg_3.min_burst_below_thr bits 3:0 (RW). Minimum descriptor burst while the
+ * prefetch FIFO level is below pref_thr. The driver gives only the shift for S2M; the width is that
+ * of the M2S twin's mask at the same shift (udma/udma_regs.h:189 gives a shift only; M2S's page
+ * gives [3:0]), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp 0u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm 0x0000000fu
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bw 4u
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_min_burst_below_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm) >> UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp);
+}
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_min_burst_below_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp) & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm));
+}
+/**
+ * Field desc_pref_cfg_3.min_burst_above_thr bits 7:4 (RW). Minimum descriptor burst while the
+ * prefetch FIFO level is above pref_thr. The driver gives only the shift for S2M; the width is that
+ * of the M2S twin's mask at the same shift (udma/udma_regs.h:185, 0x000000F0), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp 4u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm 0x000000f0u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bw 4u
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_min_burst_above_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm) >> UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp);
+}
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_min_burst_above_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp) & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm));
+}
+/**
+ * Field desc_pref_cfg_3.pref_thr bits 15:8 (RW). Descriptor fetch threshold that selects the
+ * minimum burst (at least max_desc_per_pkt, the driver notes). The driver gives only the shift for
+ * S2M; the width is that of the M2S twin's mask at the same shift (udma/udma_regs.h:196,
+ * 0x0000FF00), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp 8u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm 0x0000ff00u
+#define UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bw 8u
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_pref_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm) >> UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp);
+}
+static inline uint32_t udma_s2m_sunda_s2m_rd_desc_pref_cfg_3_pref_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm) | ((uint32_t)(v << UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp) & UDMA_S2M_SUNDA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm));
 }
 
 /**
@@ -2598,15 +2800,52 @@ static inline uint64_t udma_s2m_cayman_axi_s2m_data_wr_cfg_addr(uint64_t base) {
 
 /**
  * Register desc_rd_cfg_3 at bundle offset 0x1c: RW, 32 bits. Burst split for the descriptor read
- * (absolute 0x11c): reset max_AXI_beats=8, bit position not given; no fields. Access inferred RW.
+ * (absolute 0x11c): reset max_AXI_beats=8 (the page, no bit position). Fields: the driver's shifts
+ * (udma/udma_regs.h:180-181; no masks, widths inferred, MED/INFERRED), held to the driver's
+ * generations. Access inferred RW.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffe0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_OFFSET 0x1cu
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_RESET 0x00000008u
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_s2m_cayman_axi_s2m_desc_rd_cfg_3_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_AXI_S2M_OFFSET + UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_OFFSET;
+}
+/**
+ * Field desc_rd_cfg_3.max_axi_beats bits 15:0 (RW, reset 0x8). Maximum descriptor burst (the driver
+ * notes it counts descriptors, not AXI beats). The driver gives only the shift (0): the width, up
+ * to the next field at bit 16, is inferred. Reset 8: the page's max_AXI_beats.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp 0u
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm 0x0000ffffu
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bw 16u
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_reset 0x8u
+static inline uint32_t udma_s2m_cayman_axi_s2m_desc_rd_cfg_3_max_axi_beats_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_desc_rd_cfg_3_max_axi_beats_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp) & UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm));
+}
+/**
+ * Field desc_rd_cfg_3.always_break_on_max_boundary bit 16 (RW). Break descriptor reads at the
+ * max-burst boundary. The driver gives only the shift (16) and writes a flag there
+ * (udma/udma_m2m.c:141-142): one bit is inferred. Reset not given.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp 16u
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm 0x00010000u
+#define UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bw 1u
+static inline uint32_t udma_s2m_cayman_axi_s2m_desc_rd_cfg_3_always_break_on_max_boundary_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_desc_rd_cfg_3_always_break_on_max_boundary_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp) & UDMA_S2M_CAYMAN_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm));
 }
 
 /**
@@ -2626,12 +2865,13 @@ static inline uint64_t udma_s2m_cayman_axi_s2m_desc_wr_cfg_1_addr(uint64_t base)
 /**
  * Register ostand_cfg_rd at bundle offset 0x24: RW, 32 bits, reset 0x00400020. Read outstanding
  * limits (absolute 0x124), Cayman layout: max_stream_ack=0x40, max_desc_rd_ostand=0x20; the whole
- * reset word 0x00400020 is given (§7) but not the field bit positions, so no fields. The Maverick
+ * reset word 0x00400020 is given (§7) but not the field bit positions: those are the driver's
+ * (udma/udma_regs.h:393-397; max_stream_ack from a shift only, its width inferred). The Maverick
  * header resets it 0x00400040 (max_desc_rd=0x40): a per-silicon divergence, held as the maverick
  * copy of this register. Mariana is grouped with Cayman (no Mariana reading on the pages). Access
  * not given: RW inferred (configuration), MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xff00ff00.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -2640,20 +2880,127 @@ static inline uint64_t udma_s2m_cayman_axi_s2m_desc_wr_cfg_1_addr(uint64_t base)
 static inline uint64_t udma_s2m_cayman_axi_s2m_ostand_cfg_rd_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_AXI_S2M_OFFSET + UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_OFFSET;
 }
+/**
+ * Field ostand_cfg_rd.max_desc_rd_ostand bits 7:0 (RW, reset 0x20). Maximum outstanding descriptor
+ * reads to the AXI. Bits: the driver's mask; reset 0x20: the page, and the low byte of the word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp 0u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm 0x000000ffu
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bw 8u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_reset 0x20u
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_rd_max_desc_rd_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_rd_max_desc_rd_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp) & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm));
+}
+/**
+ * Field ostand_cfg_rd.max_stream_ack bits 23:16 (RW, reset 0x40). Maximum outstanding stream
+ * acknowledges. The driver gives only the shift (16) and writes 0x40 there (udma/udma_main.c:136):
+ * the width, a byte like its neighbour's, is inferred. Reset 0x40: the page, and byte [23:16] of
+ * the word.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp 16u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm 0x00ff0000u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bw 8u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_reset 0x40u
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_rd_max_stream_ack_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_rd_max_stream_ack_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp) & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm));
+}
 
 /**
  * Register ostand_cfg_wr at bundle offset 0x28: RW, 32 bits. Write outstanding limits (absolute
  * 0x128): resets max_data_wr_ostand=0x20, max_data_beats_wr_ostand=0x40, max_comp_req=0x20,
- * max_comp_data_wr_ostand=0x40, bit positions not given; no fields. With ostand_cfg_rd it replaces
- * M2S's single ostand_cfg. Offset byte-identical on Maverick (§7). Access inferred RW.
- *
- * Bits no source names: mask 0xffffffff.
+ * max_comp_data_wr_ostand=0x40, bit positions not given by the page: the fields are the driver's
+ * shifts (udma/udma_regs.h:399-406; widths inferred, MED/INFERRED), matched to the page's resets by
+ * name, held to the driver's generations. With ostand_cfg_rd it replaces M2S's single ostand_cfg.
+ * Offset byte-identical on Maverick (§7). Access inferred RW.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_OFFSET 0x28u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_RESET 0x40204020u
 static inline uint64_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_AXI_S2M_OFFSET + UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_OFFSET;
+}
+/**
+ * Field ostand_cfg_wr.max_data_wr_ostand bits 7:0 (RW, reset 0x20). Maximum outstanding data writes
+ * to the AXI. The driver gives only the shift (0) and writes 128 there (udma/udma_main.c:139-142);
+ * the fields sit a byte apart, so the width (8) is inferred. Reset 0x20: the page's
+ * max_data_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp 0u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm 0x000000ffu
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bw 8u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_reset 0x20u
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_data_wr_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_data_wr_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp) & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_data_beats_wr bits 15:8 (RW, reset 0x40). Outstanding-write limit at bit
+ * 8 (the driver's comment reads 'descriptor writes', its name 'data beats'). The driver gives only
+ * the shift (8) and writes 0x40 there (udma/udma_main.c:139-142); the fields sit a byte apart, so
+ * the width (8) is inferred. Reset 0x40: the page's max_data_beats_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp 8u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm 0x0000ff00u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bw 8u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_reset 0x40u
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_data_beats_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_data_beats_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp) & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_comp_req bits 23:16 (RW, reset 0x20). Outstanding completion-write
+ * requests (the driver's comment reads 'data beats for data write'). The driver gives only the
+ * shift (16) and writes 128 there (udma/udma_main.c:139-142); the fields sit a byte apart, so the
+ * width (8) is inferred. Reset 0x20: the page's max_comp_req.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp 16u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm 0x00ff0000u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bw 8u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_reset 0x20u
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_comp_req_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_comp_req_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp) & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_comp_data_wr bits 31:24 (RW, reset 0x40). Outstanding data beats for
+ * completion (descriptor) writes. The driver gives only the shift (24) and writes 0x40 there
+ * (udma/udma_main.c:139-142); the fields sit a byte apart, so the width (8) is inferred. Reset
+ * 0x40: the page's max_comp_data_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp 24u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm 0xff000000u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bw 8u
+#define UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_reset 0x40u
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_comp_data_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm) >> UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp);
+}
+static inline uint32_t udma_s2m_cayman_axi_s2m_ostand_cfg_wr_max_comp_data_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp) & UDMA_S2M_CAYMAN_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm));
 }
 
 /**
@@ -2823,9 +3170,14 @@ static inline uint32_t udma_s2m_cayman_s2m_change_state_abort_set(uint32_t reg, 
 }
 
 /**
- * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask: one 32-bit field; unlike
- * M2S the individual error sources are not enumerated in the schema (the shipped interrupt table
- * names the S2M AXI data-write and completion-write parity errors).
+ * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask (0 = logged). The page
+ * reads one 32-bit field internal[31:0], the sources not enumerated in the schema (the shipped
+ * interrupt table names the S2M AXI data-write and completion-write parity errors); the driver
+ * names bit 11, the prefetch ring-id error, and sets it in the mask (udma/udma_m2m.c:496). The
+ * driver leads: the spec declares pref_ring_id and leaves the other bits undeclared; the page's
+ * single field is the other side of conflict s2m_err_log_mask_fields.
+ *
+ * Bits no source names: mask 0xfffff7ff.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -2834,18 +3186,19 @@ static inline uint64_t udma_s2m_cayman_s2m_err_log_mask_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_OFFSET + UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_OFFSET;
 }
 /**
- * Field err_log_mask.internal bits 31:0 (RW). The whole mask word; per-source bits not enumerated.
+ * Field err_log_mask.pref_ring_id bit 11 (RW). Mask for the descriptor ring-id (generation tag)
+ * mismatch at prefetch, as M2S's pref_ring_id (bit 17 there). Reset not given.
  *
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Confidence: COMPILED (confirmed).
  */
-#define UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bp 0u
-#define UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bm 0xffffffffu
-#define UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bw 32u
-static inline uint32_t udma_s2m_cayman_s2m_err_log_mask_internal_get(uint32_t reg) {
-    return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bm) >> UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bp);
+#define UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bp 11u
+#define UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bm 0x00000800u
+#define UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bw 1u
+static inline uint32_t udma_s2m_cayman_s2m_err_log_mask_pref_ring_id_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) >> UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bp);
 }
-static inline uint32_t udma_s2m_cayman_s2m_err_log_mask_internal_set(uint32_t reg, uint32_t v) {
-    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bp) & UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_INTERNAL_bm));
+static inline uint32_t udma_s2m_cayman_s2m_err_log_mask_pref_ring_id_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bp) & UDMA_S2M_CAYMAN_S2M_ERR_LOG_MASK_PREF_RING_ID_bm));
 }
 
 /**
@@ -3371,18 +3724,69 @@ static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_2_pref_force_rr_set(
 /**
  * Register desc_pref_cfg_3 at bundle offset 0x8: RW, 32 bits. Descriptor-prefetch configuration 3
  * (absolute 0x308): the fetch threshold and minimum bursts, as M2S_rd.desc_pref_cfg_3. The driver
- * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks),
- * so no fields are declared. Name and offset are the kernel driver's (COMPILED). No source gives a
- * reset or the access: RW inferred (the driver writes it, udma/udma_m2m.c:136), hence MED/INFERRED.
- * The driver says nothing of Maverick, so Maverick is left out.
+ * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks):
+ * the widths are the M2S twin's, inferred, so the fields are MED/INFERRED. Name and offset are the
+ * kernel driver's (COMPILED). No source gives a reset or the access: RW inferred (the driver writes
+ * it, udma/udma_m2m.c:136), hence MED/INFERRED. The driver says nothing of Maverick, so Maverick is
+ * left out.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_OFFSET 0x8u
 static inline uint64_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_addr(uint64_t base) {
     return base + UDMA_S2M_CAYMAN_S2M_RD_OFFSET + UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_OFFSET;
+}
+/**
+ * Field desc_pref_cfg_3.min_burst_below_thr bits 3:0 (RW). Minimum descriptor burst while the
+ * prefetch FIFO level is below pref_thr. The driver gives only the shift for S2M; the width is that
+ * of the M2S twin's mask at the same shift (udma/udma_regs.h:189 gives a shift only; M2S's page
+ * gives [3:0]), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp 0u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm 0x0000000fu
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bw 4u
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_min_burst_below_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm) >> UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp);
+}
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_min_burst_below_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp) & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm));
+}
+/**
+ * Field desc_pref_cfg_3.min_burst_above_thr bits 7:4 (RW). Minimum descriptor burst while the
+ * prefetch FIFO level is above pref_thr. The driver gives only the shift for S2M; the width is that
+ * of the M2S twin's mask at the same shift (udma/udma_regs.h:185, 0x000000F0), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp 4u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm 0x000000f0u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bw 4u
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_min_burst_above_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm) >> UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp);
+}
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_min_burst_above_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp) & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm));
+}
+/**
+ * Field desc_pref_cfg_3.pref_thr bits 15:8 (RW). Descriptor fetch threshold that selects the
+ * minimum burst (at least max_desc_per_pkt, the driver notes). The driver gives only the shift for
+ * S2M; the width is that of the M2S twin's mask at the same shift (udma/udma_regs.h:196,
+ * 0x0000FF00), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp 8u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm 0x0000ff00u
+#define UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bw 8u
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_pref_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm) >> UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp);
+}
+static inline uint32_t udma_s2m_cayman_s2m_rd_desc_pref_cfg_3_pref_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm) | ((uint32_t)(v << UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp) & UDMA_S2M_CAYMAN_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm));
 }
 
 /**
@@ -5030,15 +5434,52 @@ static inline uint64_t udma_s2m_mariana_axi_s2m_data_wr_cfg_addr(uint64_t base) 
 
 /**
  * Register desc_rd_cfg_3 at bundle offset 0x1c: RW, 32 bits. Burst split for the descriptor read
- * (absolute 0x11c): reset max_AXI_beats=8, bit position not given; no fields. Access inferred RW.
+ * (absolute 0x11c): reset max_AXI_beats=8 (the page, no bit position). Fields: the driver's shifts
+ * (udma/udma_regs.h:180-181; no masks, widths inferred, MED/INFERRED), held to the driver's
+ * generations. Access inferred RW.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xfffe0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_OFFSET 0x1cu
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_RESET 0x00000008u
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_RESET_MASK 0x0000ffffu
 static inline uint64_t udma_s2m_mariana_axi_s2m_desc_rd_cfg_3_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_AXI_S2M_OFFSET + UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_OFFSET;
+}
+/**
+ * Field desc_rd_cfg_3.max_axi_beats bits 15:0 (RW, reset 0x8). Maximum descriptor burst (the driver
+ * notes it counts descriptors, not AXI beats). The driver gives only the shift (0): the width, up
+ * to the next field at bit 16, is inferred. Reset 8: the page's max_AXI_beats.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp 0u
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm 0x0000ffffu
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bw 16u
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_reset 0x8u
+static inline uint32_t udma_s2m_mariana_axi_s2m_desc_rd_cfg_3_max_axi_beats_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) >> UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_desc_rd_cfg_3_max_axi_beats_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bp) & UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_MAX_AXI_BEATS_bm));
+}
+/**
+ * Field desc_rd_cfg_3.always_break_on_max_boundary bit 16 (RW). Break descriptor reads at the
+ * max-burst boundary. The driver gives only the shift (16) and writes a flag there
+ * (udma/udma_m2m.c:141-142): one bit is inferred. Reset not given.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp 16u
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm 0x00010000u
+#define UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bw 1u
+static inline uint32_t udma_s2m_mariana_axi_s2m_desc_rd_cfg_3_always_break_on_max_boundary_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) >> UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_desc_rd_cfg_3_always_break_on_max_boundary_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bp) & UDMA_S2M_MARIANA_AXI_S2M_DESC_RD_CFG_3_ALWAYS_BREAK_ON_MAX_BOUNDARY_bm));
 }
 
 /**
@@ -5058,12 +5499,13 @@ static inline uint64_t udma_s2m_mariana_axi_s2m_desc_wr_cfg_1_addr(uint64_t base
 /**
  * Register ostand_cfg_rd at bundle offset 0x24: RW, 32 bits, reset 0x00400020. Read outstanding
  * limits (absolute 0x124), Cayman layout: max_stream_ack=0x40, max_desc_rd_ostand=0x20; the whole
- * reset word 0x00400020 is given (§7) but not the field bit positions, so no fields. The Maverick
+ * reset word 0x00400020 is given (§7) but not the field bit positions: those are the driver's
+ * (udma/udma_regs.h:393-397; max_stream_ack from a shift only, its width inferred). The Maverick
  * header resets it 0x00400040 (max_desc_rd=0x40): a per-silicon divergence, held as the maverick
  * copy of this register. Mariana is grouped with Cayman (no Mariana reading on the pages). Access
  * not given: RW inferred (configuration), MED/INFERRED.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xff00ff00.
  *
  * Confidence: MED/INFERRED (inferred).
  */
@@ -5072,20 +5514,127 @@ static inline uint64_t udma_s2m_mariana_axi_s2m_desc_wr_cfg_1_addr(uint64_t base
 static inline uint64_t udma_s2m_mariana_axi_s2m_ostand_cfg_rd_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_AXI_S2M_OFFSET + UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_OFFSET;
 }
+/**
+ * Field ostand_cfg_rd.max_desc_rd_ostand bits 7:0 (RW, reset 0x20). Maximum outstanding descriptor
+ * reads to the AXI. Bits: the driver's mask; reset 0x20: the page, and the low byte of the word.
+ *
+ * Confidence: HIGH/OBSERVED (confirmed).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp 0u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm 0x000000ffu
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bw 8u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_reset 0x20u
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_rd_max_desc_rd_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm) >> UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_rd_max_desc_rd_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bp) & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_DESC_RD_OSTAND_bm));
+}
+/**
+ * Field ostand_cfg_rd.max_stream_ack bits 23:16 (RW, reset 0x40). Maximum outstanding stream
+ * acknowledges. The driver gives only the shift (16) and writes 0x40 there (udma/udma_main.c:136):
+ * the width, a byte like its neighbour's, is inferred. Reset 0x40: the page, and byte [23:16] of
+ * the word.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp 16u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm 0x00ff0000u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bw 8u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_reset 0x40u
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_rd_max_stream_ack_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm) >> UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_rd_max_stream_ack_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bp) & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_RD_MAX_STREAM_ACK_bm));
+}
 
 /**
  * Register ostand_cfg_wr at bundle offset 0x28: RW, 32 bits. Write outstanding limits (absolute
  * 0x128): resets max_data_wr_ostand=0x20, max_data_beats_wr_ostand=0x40, max_comp_req=0x20,
- * max_comp_data_wr_ostand=0x40, bit positions not given; no fields. With ostand_cfg_rd it replaces
- * M2S's single ostand_cfg. Offset byte-identical on Maverick (§7). Access inferred RW.
- *
- * Bits no source names: mask 0xffffffff.
+ * max_comp_data_wr_ostand=0x40, bit positions not given by the page: the fields are the driver's
+ * shifts (udma/udma_regs.h:399-406; widths inferred, MED/INFERRED), matched to the page's resets by
+ * name, held to the driver's generations. With ostand_cfg_rd it replaces M2S's single ostand_cfg.
+ * Offset byte-identical on Maverick (§7). Access inferred RW.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_OFFSET 0x28u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_RESET 0x40204020u
 static inline uint64_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_AXI_S2M_OFFSET + UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_OFFSET;
+}
+/**
+ * Field ostand_cfg_wr.max_data_wr_ostand bits 7:0 (RW, reset 0x20). Maximum outstanding data writes
+ * to the AXI. The driver gives only the shift (0) and writes 128 there (udma/udma_main.c:139-142);
+ * the fields sit a byte apart, so the width (8) is inferred. Reset 0x20: the page's
+ * max_data_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp 0u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm 0x000000ffu
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bw 8u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_reset 0x20u
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_data_wr_ostand_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm) >> UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_data_wr_ostand_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bp) & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_WR_OSTAND_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_data_beats_wr bits 15:8 (RW, reset 0x40). Outstanding-write limit at bit
+ * 8 (the driver's comment reads 'descriptor writes', its name 'data beats'). The driver gives only
+ * the shift (8) and writes 0x40 there (udma/udma_main.c:139-142); the fields sit a byte apart, so
+ * the width (8) is inferred. Reset 0x40: the page's max_data_beats_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp 8u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm 0x0000ff00u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bw 8u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_reset 0x40u
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_data_beats_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm) >> UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_data_beats_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bp) & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_DATA_BEATS_WR_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_comp_req bits 23:16 (RW, reset 0x20). Outstanding completion-write
+ * requests (the driver's comment reads 'data beats for data write'). The driver gives only the
+ * shift (16) and writes 128 there (udma/udma_main.c:139-142); the fields sit a byte apart, so the
+ * width (8) is inferred. Reset 0x20: the page's max_comp_req.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp 16u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm 0x00ff0000u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bw 8u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_reset 0x20u
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_comp_req_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm) >> UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_comp_req_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bp) & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_REQ_bm));
+}
+/**
+ * Field ostand_cfg_wr.max_comp_data_wr bits 31:24 (RW, reset 0x40). Outstanding data beats for
+ * completion (descriptor) writes. The driver gives only the shift (24) and writes 0x40 there
+ * (udma/udma_main.c:139-142); the fields sit a byte apart, so the width (8) is inferred. Reset
+ * 0x40: the page's max_comp_data_wr_ostand.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp 24u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm 0xff000000u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bw 8u
+#define UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_reset 0x40u
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_comp_data_wr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm) >> UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp);
+}
+static inline uint32_t udma_s2m_mariana_axi_s2m_ostand_cfg_wr_max_comp_data_wr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bp) & UDMA_S2M_MARIANA_AXI_S2M_OSTAND_CFG_WR_MAX_COMP_DATA_WR_bm));
 }
 
 /**
@@ -5255,9 +5804,14 @@ static inline uint32_t udma_s2m_mariana_s2m_change_state_abort_set(uint32_t reg,
 }
 
 /**
- * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask: one 32-bit field; unlike
- * M2S the individual error sources are not enumerated in the schema (the shipped interrupt table
- * names the S2M AXI data-write and completion-write parity errors).
+ * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask (0 = logged). The page
+ * reads one 32-bit field internal[31:0], the sources not enumerated in the schema (the shipped
+ * interrupt table names the S2M AXI data-write and completion-write parity errors); the driver
+ * names bit 11, the prefetch ring-id error, and sets it in the mask (udma/udma_m2m.c:496). The
+ * driver leads: the spec declares pref_ring_id and leaves the other bits undeclared; the page's
+ * single field is the other side of conflict s2m_err_log_mask_fields.
+ *
+ * Bits no source names: mask 0xfffff7ff.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -5266,18 +5820,19 @@ static inline uint64_t udma_s2m_mariana_s2m_err_log_mask_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_OFFSET + UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_OFFSET;
 }
 /**
- * Field err_log_mask.internal bits 31:0 (RW). The whole mask word; per-source bits not enumerated.
+ * Field err_log_mask.pref_ring_id bit 11 (RW). Mask for the descriptor ring-id (generation tag)
+ * mismatch at prefetch, as M2S's pref_ring_id (bit 17 there). Reset not given.
  *
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Confidence: COMPILED (confirmed).
  */
-#define UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bp 0u
-#define UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bm 0xffffffffu
-#define UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bw 32u
-static inline uint32_t udma_s2m_mariana_s2m_err_log_mask_internal_get(uint32_t reg) {
-    return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bm) >> UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bp);
+#define UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bp 11u
+#define UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm 0x00000800u
+#define UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bw 1u
+static inline uint32_t udma_s2m_mariana_s2m_err_log_mask_pref_ring_id_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) >> UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bp);
 }
-static inline uint32_t udma_s2m_mariana_s2m_err_log_mask_internal_set(uint32_t reg, uint32_t v) {
-    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bp) & UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_INTERNAL_bm));
+static inline uint32_t udma_s2m_mariana_s2m_err_log_mask_pref_ring_id_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bp) & UDMA_S2M_MARIANA_S2M_ERR_LOG_MASK_PREF_RING_ID_bm));
 }
 
 /**
@@ -5803,18 +6358,69 @@ static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_2_pref_force_rr_set
 /**
  * Register desc_pref_cfg_3 at bundle offset 0x8: RW, 32 bits. Descriptor-prefetch configuration 3
  * (absolute 0x308): the fetch threshold and minimum bursts, as M2S_rd.desc_pref_cfg_3. The driver
- * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks),
- * so no fields are declared. Name and offset are the kernel driver's (COMPILED). No source gives a
- * reset or the access: RW inferred (the driver writes it, udma/udma_m2m.c:136), hence MED/INFERRED.
- * The driver says nothing of Maverick, so Maverick is left out.
+ * gives only shifts for S2M (min_burst_below_thr 0, min_burst_above_thr 4, pref_thr 8; no masks):
+ * the widths are the M2S twin's, inferred, so the fields are MED/INFERRED. Name and offset are the
+ * kernel driver's (COMPILED). No source gives a reset or the access: RW inferred (the driver writes
+ * it, udma/udma_m2m.c:136), hence MED/INFERRED. The driver says nothing of Maverick, so Maverick is
+ * left out.
  *
- * Bits no source names: mask 0xffffffff.
+ * Bits no source names: mask 0xffff0000.
  *
  * Confidence: MED/INFERRED (inferred).
  */
 #define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_OFFSET 0x8u
 static inline uint64_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_addr(uint64_t base) {
     return base + UDMA_S2M_MARIANA_S2M_RD_OFFSET + UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_OFFSET;
+}
+/**
+ * Field desc_pref_cfg_3.min_burst_below_thr bits 3:0 (RW). Minimum descriptor burst while the
+ * prefetch FIFO level is below pref_thr. The driver gives only the shift for S2M; the width is that
+ * of the M2S twin's mask at the same shift (udma/udma_regs.h:189 gives a shift only; M2S's page
+ * gives [3:0]), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp 0u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm 0x0000000fu
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bw 4u
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_min_burst_below_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm) >> UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp);
+}
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_min_burst_below_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bp) & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_BELOW_THR_bm));
+}
+/**
+ * Field desc_pref_cfg_3.min_burst_above_thr bits 7:4 (RW). Minimum descriptor burst while the
+ * prefetch FIFO level is above pref_thr. The driver gives only the shift for S2M; the width is that
+ * of the M2S twin's mask at the same shift (udma/udma_regs.h:185, 0x000000F0), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp 4u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm 0x000000f0u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bw 4u
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_min_burst_above_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm) >> UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp);
+}
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_min_burst_above_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bp) & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_MIN_BURST_ABOVE_THR_bm));
+}
+/**
+ * Field desc_pref_cfg_3.pref_thr bits 15:8 (RW). Descriptor fetch threshold that selects the
+ * minimum burst (at least max_desc_per_pkt, the driver notes). The driver gives only the shift for
+ * S2M; the width is that of the M2S twin's mask at the same shift (udma/udma_regs.h:196,
+ * 0x0000FF00), inferred.
+ *
+ * Confidence: MED/INFERRED (inferred).
+ */
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp 8u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm 0x0000ff00u
+#define UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bw 8u
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_pref_thr_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm) >> UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp);
+}
+static inline uint32_t udma_s2m_mariana_s2m_rd_desc_pref_cfg_3_pref_thr_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm) | ((uint32_t)(v << UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bp) & UDMA_S2M_MARIANA_S2M_RD_DESC_PREF_CFG_3_PREF_THR_bm));
 }
 
 /**
@@ -7462,7 +8068,9 @@ static inline uint64_t udma_s2m_maverick_axi_s2m_data_wr_cfg_addr(uint64_t base)
 
 /**
  * Register desc_rd_cfg_3 at bundle offset 0x1c: RW, 32 bits. Burst split for the descriptor read
- * (absolute 0x11c): reset max_AXI_beats=8, bit position not given; no fields. Access inferred RW.
+ * (absolute 0x11c): reset max_AXI_beats=8 (the page, no bit position). Fields: the driver's shifts
+ * (udma/udma_regs.h:180-181; no masks, widths inferred, MED/INFERRED), held to the driver's
+ * generations. Access inferred RW.
  *
  * Bits no source names: mask 0xffffffff.
  *
@@ -7505,8 +8113,10 @@ static inline uint64_t udma_s2m_maverick_axi_s2m_ostand_cfg_rd_addr(uint64_t bas
 /**
  * Register ostand_cfg_wr at bundle offset 0x28: RW, 32 bits. Write outstanding limits (absolute
  * 0x128): resets max_data_wr_ostand=0x20, max_data_beats_wr_ostand=0x40, max_comp_req=0x20,
- * max_comp_data_wr_ostand=0x40, bit positions not given; no fields. With ostand_cfg_rd it replaces
- * M2S's single ostand_cfg. Offset byte-identical on Maverick (§7). Access inferred RW.
+ * max_comp_data_wr_ostand=0x40, bit positions not given by the page: the fields are the driver's
+ * shifts (udma/udma_regs.h:399-406; widths inferred, MED/INFERRED), matched to the page's resets by
+ * name, held to the driver's generations. With ostand_cfg_rd it replaces M2S's single ostand_cfg.
+ * Offset byte-identical on Maverick (§7). Access inferred RW.
  *
  * Bits no source names: mask 0xffffffff.
  *
@@ -7653,9 +8263,14 @@ static inline uint32_t udma_s2m_maverick_s2m_change_state_abort_set(uint32_t reg
 }
 
 /**
- * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask: one 32-bit field; unlike
- * M2S the individual error sources are not enumerated in the schema (the shipped interrupt table
- * names the S2M AXI data-write and completion-write parity errors).
+ * Register err_log_mask at bundle offset 0xc: RW, 32 bits. Error log mask (0 = logged). The page
+ * reads one 32-bit field internal[31:0], the sources not enumerated in the schema (the shipped
+ * interrupt table names the S2M AXI data-write and completion-write parity errors); the driver
+ * names bit 11, the prefetch ring-id error, and sets it in the mask (udma/udma_m2m.c:496). The
+ * driver leads: the spec declares pref_ring_id and leaves the other bits undeclared; the page's
+ * single field is the other side of conflict s2m_err_log_mask_fields.
+ *
+ * Bits no source names: mask 0xfffff7ff.
  *
  * Confidence: HIGH/OBSERVED (confirmed).
  */
@@ -7664,18 +8279,19 @@ static inline uint64_t udma_s2m_maverick_s2m_err_log_mask_addr(uint64_t base) {
     return base + UDMA_S2M_MAVERICK_S2M_OFFSET + UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_OFFSET;
 }
 /**
- * Field err_log_mask.internal bits 31:0 (RW). The whole mask word; per-source bits not enumerated.
+ * Field err_log_mask.pref_ring_id bit 11 (RW). Mask for the descriptor ring-id (generation tag)
+ * mismatch at prefetch, as M2S's pref_ring_id (bit 17 there). Reset not given.
  *
- * Confidence: HIGH/OBSERVED (confirmed).
+ * Confidence: COMPILED (confirmed).
  */
-#define UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bp 0u
-#define UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bm 0xffffffffu
-#define UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bw 32u
-static inline uint32_t udma_s2m_maverick_s2m_err_log_mask_internal_get(uint32_t reg) {
-    return (uint32_t)((reg & UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bm) >> UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bp);
+#define UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bp 11u
+#define UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bm 0x00000800u
+#define UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bw 1u
+static inline uint32_t udma_s2m_maverick_s2m_err_log_mask_pref_ring_id_get(uint32_t reg) {
+    return (uint32_t)((reg & UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) >> UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bp);
 }
-static inline uint32_t udma_s2m_maverick_s2m_err_log_mask_internal_set(uint32_t reg, uint32_t v) {
-    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bm) | ((uint32_t)(v << UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bp) & UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_INTERNAL_bm));
+static inline uint32_t udma_s2m_maverick_s2m_err_log_mask_pref_ring_id_set(uint32_t reg, uint32_t v) {
+    return (uint32_t)((reg & (uint32_t)~UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bm) | ((uint32_t)(v << UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bp) & UDMA_S2M_MAVERICK_S2M_ERR_LOG_MASK_PREF_RING_ID_bm));
 }
 
 /**
