@@ -413,23 +413,24 @@ fn tally() -> Tally {
         );
     }
     for r in list(&facts, "notific") {
-        // notific.h gives the queue stride, not the count; both NOTIFIC files share the layout.
+        // notific.h gives the queue stride, not the count. The block the driver programs is
+        // each SDMA channel's MISC_NOTIFIC, NOTIFIC_10_QUEUE; NOTIFIC_1_QUEUE's instances
+        // are the FIS error-trigger sinks, which the driver does not touch.
         let geometry = (None, Some(u64_of(r, "stride")));
-        for file in ["NOTIFIC_1_QUEUE", "NOTIFIC_10_QUEUE"] {
-            let (verdict, _) = find_register(
-                &spec,
-                file,
-                str_of(r, "name"),
-                Some(u64_of(r, "offset")),
-                geometry,
-            );
-            let what = format!(
-                "{file} notific_nq[].{} per {}",
-                str_of(r, "name"),
-                str_of(r, "header")
-            );
-            tally.add(str_of(r, "header"), &what, str_of(r, "cite"), verdict);
-        }
+        let file = "NOTIFIC_10_QUEUE";
+        let (verdict, _) = find_register(
+            &spec,
+            file,
+            str_of(r, "name"),
+            Some(u64_of(r, "offset")),
+            geometry,
+        );
+        let what = format!(
+            "{file} notific_nq[].{} per {}",
+            str_of(r, "name"),
+            str_of(r, "header")
+        );
+        tally.add(str_of(r, "header"), &what, str_of(r, "cite"), verdict);
     }
     tally
 }
