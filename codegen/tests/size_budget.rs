@@ -23,9 +23,11 @@ const OWN_BUDGET: usize = 1_275;
 const MODULE_BUDGET: usize = 1_530;
 
 /// Lines of the `regs` module (the register files' typed values, per-architecture
-/// modules and `REGFILES`) per register declaration; a ratchet on today's 55.8 (73 before
-/// an architecture laid out as an earlier one re-exported that one's module, issue 37).
-const REGISTER_BUDGET: usize = 57;
+/// modules and `REGFILES`) per register declaration; a ratchet on today's 57.2 (73 before
+/// an architecture laid out as an earlier one re-exported that one's module, issue 37;
+/// 55.8 before Maverick's 16 bundles that the sources place without registers, each of
+/// which still costs a ~30-line `Block` body until one generic block replaces them).
+const REGISTER_BUDGET: usize = 58;
 
 struct Sizes {
     /// Lines owned by each word and record.

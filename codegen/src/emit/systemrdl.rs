@@ -6,7 +6,8 @@
 //! bundle is a `regfile` instance at its offset (an array `NAME[count] @ offset += stride`
 //! when it repeats), a register a `reg` of its width at its offset in the bundle, a field a
 //! `field` at its bits. A bundle with no register on an architecture is not instantiated
-//! (SystemRDL has no empty regfile) and the addrmap's `desc` names it. A register the
+//! (SystemRDL has no empty regfile) and the addrmap's `desc` names it; an architecture on
+//! which the file has no register at all gets no file (nor an empty addrmap). A register the
 //! sources give no field for holds one field over all its bits, named after the register.
 //!
 //! Access: the spec's `RO` / `RW` / `WO` is the field's `sw` (`r` / `rw` / `w`). The sources
@@ -116,7 +117,13 @@ pub fn render(model: &Model) -> Vec<(String, String)> {
             let name = file.name.to_ascii_lowercase();
             out.push((format!("systemrdl/{name}.rdl"), addrmap(&name, &views)));
         } else {
-            for view in file.views() {
+            // SystemRDL has no empty addrmap either: a generation on which the file has no
+            // register (UDMA_GEN on maverick, bundles placed without their registers) has
+            // no file; its SVD device and C header name the bundles.
+            let views = file
+                .views()
+                .filter(|v| v.bundles.iter().any(|b| !b.registers.is_empty()));
+            for view in views {
                 let name = format!("{}_{}", file.name.to_ascii_lowercase(), view.arch);
                 let text = addrmap(&name, std::slice::from_ref(&view));
                 out.push((format!("systemrdl/{name}.rdl"), text));
