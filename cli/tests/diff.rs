@@ -884,3 +884,15 @@ fn a_new_register_is_minor_and_its_doc_and_reset_are_compared() {
     only(&d, "UDMA_M2S", at, Kind::DocChanged, Patch, Patch);
     std::fs::remove_dir_all(new).unwrap();
 }
+
+#[test]
+fn a_write_that_comes_to_pulse_is_minor() {
+    let doorbell = "name = \"TDRTP_inc\"\noffset = 0x38\naccess = \"RW\"\n";
+    let pulses = format!("{doorbell}special_access = \"PulseOnW\"\n");
+    let new = spec_copy("pulse", &[(doorbell, &pulses)]);
+    let d = diff::diff(&dmaspec_testkit::model(), &load_dir(&new), "old", "new");
+    let at = Some("M2S_Q.TDRTP_inc");
+    let ch = only(&d, "UDMA_M2S", at, Kind::AccessChanged, Minor, Minor);
+    assert_eq!(ch.detail, "RW -> RW, PulseOnW");
+    std::fs::remove_dir_all(new).unwrap();
+}

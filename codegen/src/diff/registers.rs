@@ -28,6 +28,14 @@ const ACCESS: (Impact, Impact, &str) = (
     "a getter (readable) or `with_*` builder / `_set` helper (writable) appears or is gone",
 );
 
+/// A write's side effect (`special_access`) is what the register does, not what the code
+/// can do: no accessor appears or goes.
+const SIDE_EFFECT: (Impact, Impact, &str) = (
+    Impact::Minor,
+    Impact::Minor,
+    "Rust: `RegisterMeta::special_access` and the docs; C and SVD: the descriptions; no accessor appears or goes",
+);
+
 /// What a member says about its provenance and doc, for the patch-level changes.
 struct Told<'m> {
     doc: &'m str,
@@ -201,7 +209,7 @@ impl Arch<'_, '_> {
         self.access_and_reset(at, (or.access, or.reset), (nr.access, nr.reset));
         if or.special_access != nr.special_access {
             let detail = format!("{} -> {}", or.access_label(), nr.access_label());
-            self.push(at, Kind::AccessChanged, detail, ACCESS);
+            self.push(at, Kind::AccessChanged, detail, SIDE_EFFECT);
         }
         self.told(at, Told::register(or), Told::register(nr));
         let by_name = |v: &[&RegField], name: &str| v.iter().position(|f| f.name == name);
