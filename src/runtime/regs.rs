@@ -286,3 +286,44 @@ macro_rules! __dmaspec_register {
     };
 }
 pub use __dmaspec_register as register;
+
+/// The parts of a generated bundle module that are the same for every bundle: where it
+/// sits in its file (`OFFSET`, `COUNT`, `STRIDE`) and `Block`, one element of it on a bus.
+/// The module adds its registers' accessors to `Block`.
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __dmaspec_bundle {
+    ($offset:expr, $count:expr, $stride:expr) => {
+        /// From the register file's base.
+        pub const OFFSET: ::core::primitive::u64 = $offset;
+        /// Elements in the array (1: a single bundle).
+        pub const COUNT: ::core::primitive::u64 = $count;
+        /// Distance between elements.
+        pub const STRIDE: ::core::primitive::u64 = $stride;
+        /// One element of the bundle on a bus.
+        pub struct Block<'b, B: $crate::runtime::regs::Bus> {
+            bus: &'b mut B,
+            base: ::core::primitive::u64,
+        }
+        impl<'b, B: $crate::runtime::regs::Bus> Block<'b, B> {
+            /// Element `index` of the bundle of the file whose window starts at
+            /// `file_base` (addresses wrap, as a bus's do).
+            pub fn at(bus: &'b mut B, file_base: ::core::primitive::u64, index: usize) -> Self {
+                let element = (index as ::core::primitive::u64).wrapping_mul(STRIDE);
+                Block {
+                    bus,
+                    base: file_base.wrapping_add(OFFSET).wrapping_add(element),
+                }
+            }
+            /// The element's base address on the bus.
+            pub fn base(&self) -> ::core::primitive::u64 {
+                self.base
+            }
+            /// The bus, for an access the layout does not name.
+            pub fn bus(&mut self) -> &mut B {
+                self.bus
+            }
+        }
+    };
+}
+pub use __dmaspec_bundle as bundle;

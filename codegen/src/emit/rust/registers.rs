@@ -267,40 +267,21 @@ fn bundle(b: &BundleView, arch: &str, layouts: &Layouts) -> TokenStream {
         }
     });
     let uses = (!b.registers.is_empty()).then(|| quote!(pub use super::super::#m::{#(#uses),*};));
+    let accessors = (!b.registers.is_empty()).then(|| {
+        quote! {
+            impl<'b, B: Bus> Block<'b, B> {
+                #(#accessors)*
+            }
+        }
+    });
     quote! {
         #doc
         pub mod #m {
             #[allow(unused_imports)]
             use super::*;
             #uses
-            /// From the register file's base.
-            pub const OFFSET: u64 = #offset;
-            /// Elements in the array (1: a single bundle).
-            pub const COUNT: u64 = #count;
-            /// Distance between elements.
-            pub const STRIDE: u64 = #stride;
-            /// One element of the bundle on a bus.
-            pub struct Block<'b, B: Bus> {
-                bus: &'b mut B,
-                base: u64,
-            }
-            impl<'b, B: Bus> Block<'b, B> {
-                /// Element `index` of the bundle of the file whose window starts at
-                /// `file_base` (addresses wrap, as a bus's do).
-                pub fn at(bus: &'b mut B, file_base: u64, index: usize) -> Self {
-                    let element = (index as u64).wrapping_mul(STRIDE);
-                    Block { bus, base: file_base.wrapping_add(OFFSET).wrapping_add(element) }
-                }
-                /// The element's base address on the bus.
-                pub fn base(&self) -> u64 {
-                    self.base
-                }
-                /// The bus, for an access the layout does not name.
-                pub fn bus(&mut self) -> &mut B {
-                    self.bus
-                }
-                #(#accessors)*
-            }
+            rt::bundle!(#offset, #count, #stride);
+            #accessors
         }
     }
 }
