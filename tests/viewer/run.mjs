@@ -683,6 +683,9 @@ async function registerChecks(page) {
       "0x03200–0x03ffc: 2 nonzero slots outside any register (in M2S_Q[2])"]), JSON.stringify(runs));
   await page.click("details.unmapped:nth-of-type(1) summary");
   await page.click("details.unmapped >> nth=1 >> summary");
+  // A run lists its slots on `toggle`, which the browser fires as a task after the click.
+  await page.waitForFunction(() => [...document.querySelectorAll("details.unmapped pre")]
+    .every((p) => p.textContent !== ""), null, { timeout: 5000 }).catch(() => {});
   const listed = await page.$$eval("details.unmapped pre", (p) => p.map((x) => x.textContent));
   check("a run opens to its slots", listed[1] === "0x03200  0x000000a5\n0x03ffc  0x000000a5", JSON.stringify(listed));
 
